@@ -1,1 +1,72 @@
-console.log('hello');
+import { join } from 'node:path';
+import { createApp } from './app';
+import { AppConfig, ConfigError, loadConfig } from './config';
+import { migrate } from './db/data-source';
+import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
+import { Db } from './db/db.service';
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+
+  let embedded: EmbeddedServer | null = null;
+  let url = config.databaseUrl;
+  if (url === null) {
+    const dir = join(config.dataDir, 'pg');
+    console.log(`Starting the embedded PostgreSQL (data in ${dir}, port ${config.embeddedPgPort})…`);
+    embedded = await startEmbeddedPostgres(dir, config.embeddedPgPort, (line) => {
+      if (/FATAL|PANIC|ERROR/.test(line)) console.error(`[postgres] ${line}`);
+    });
+    await ensureDatabase(embedded.url('postgres'), 'bgclub');
+    url = embedded.url('bgclub');
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down…`);
+    try {
+      await app?.close();
+    } finally {
+      await embedded?.stop();
+      process.exit(0);
+    }
+  };
+  let app: Awaited<ReturnType<typeof createApp>> | undefined;
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  const applied = await migrate(url);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+
+  app = await createApp(config, url);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  console.log(`Backgammon club API listening on http://${shown}:${port}`);
+  console.log(`Interactive docs: http://${shown}:${port}/docs   OpenAPI: http://${shown}:${port}/openapi.json`);
+  if (config.adminTokenGenerated) {
+    console.log(`Operator token (ADMIN_TOKEN, kept in ${join(config.dataDir, 'admin-token')}): ${config.adminToken}`);
+  }
+
+  // Idempotency records are kept for the configured window, then forgotten.
+  const db = app.get(Db);
+  const purge = () => db.purgeIdempotency(config.idempotencyTtlHours).catch(() => undefined);
+  void purge();
+  setInterval(purge, 15 * 60 * 1000).unref();
+}
+
+main().catch((e) => {
+  console.error('Failed to start:', e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { ApiKeysRepository } from './clubs/api-keys.repository';
+import { ClubsController } from './clubs/clubs.controller';
+import { ClubsRepository } from './clubs/clubs.repository';
+import { ClubsService } from './clubs/clubs.service';
+import { AuthGuard } from './common/auth.guard';
+import { ProblemFilter } from './common/problem.filter';
+import { ResponseInterceptor } from './common/response.interceptor';
+import type { AppConfig } from './config';
+import { CONFIG } from './config.provider';
+import { dataSourceOptions } from './db/data-source';
+import { Db } from './db/db.service';
+import { HealthController } from './health/health.controller';
+import { PlayersController } from './players/players.controller';
+import { PlayersRepository } from './players/players.repository';
+import { PlayersService } from './players/players.service';
+import { SessionsController } from './sessions/sessions.controller';
+import { SessionsRepository } from './sessions/sessions.repository';
+import { SessionsService } from './sessions/sessions.service';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  databaseUrl: string;
+  /** Build the module graph without connecting (OpenAPI generation). */
+  offline?: boolean;
+}
+
+@Module({})
+export class AppModule {
+  static register(o: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
+          pinoHttp: {
+            level: o.config.logLevel,
+            customProps: (req: IncomingMessage) => {
+              const auth = (req as IncomingMessage & { auth?: { kind: string; clubId?: string; keyId?: string } }).auth;
+              return auth?.kind === 'key' ? { clubId: auth.clubId, apiKeyId: auth.keyId } : auth ? { operator: true } : {};
+            },
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' },
+          },
+        }),
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions({ url: o.databaseUrl, poolSize: o.config.dbPoolSize }),
+          manualInitialization: o.offline === true,
+          retryAttempts: 0,
+        }),
+      ],
+      controllers: [HealthController, ClubsController, PlayersController, SessionsController],
+      providers: [
+        { provide: CONFIG, useValue: o.config },
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
+        Db,
+        ClubsRepository,
+        ApiKeysRepository,
+        ClubsService,
+        PlayersRepository,
+        PlayersService,
+        SessionsRepository,
+        SessionsService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { sendProblem } from './common/problem.filter';
+import { StrictValidationPipe } from './common/validation';
+import type { AppConfig } from './config';
+import { buildOpenApi } from './openapi/document';
+
+export const BODY_LIMIT = 1024 * 1024;
+const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
+
+/** Builds the HTTP application; `offline` builds it without a database (OpenAPI generation). */
+export async function createApp(config: AppConfig, databaseUrl: string, opts: { offline?: boolean } = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    return503OnClosing: true,
+    requestIdHeader: false,
+    // A caller's own X-Request-Id is kept when it is sane; otherwise one is made.
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ config, databaseUrl, offline: opts.offline }), adapter, {
+    logger: false,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  app.useGlobalPipes(new StrictValidationPipe());
+
+  const fastify = app.getHttpAdapter().getInstance();
+  // JSON bodies: an empty body counts as none; prototype poisoning is refused.
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) return done(null, undefined);
+    return json(req, body as string, done);
+  };
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  fastify.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  fastify.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  const doc = buildOpenApi(app);
+  fastify.get('/openapi.json', (_req: FastifyRequest, reply: FastifyReply) => {
+    reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(doc));
+  });
+  SwaggerModule.setup('docs', app, doc, { raw: false, swaggerOptions: { url: '/openapi.json' }, customSiteTitle: 'Backgammon club API' });
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiKeyEntity } from './api-key.entity';
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** The key a request presents, found within its own club. */
+  async findForAuth(clubId: string, keyId: string): Promise<Pick<ApiKeyEntity, 'role' | 'secretHash' | 'revokedAt'> | null> {
+    const rows = await this.ds.query(
+      'SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2',
+      [clubId, keyId],
+    );
+    return rows.length ? { role: rows[0].role, secretHash: rows[0].secret_hash, revokedAt: rows[0].revoked_at } : null;
+  }
+
+  async insert(m: EntityManager, key: ApiKeyEntity): Promise<ApiKeyEntity> {
+    await m.insert(ApiKeyEntity, key);
+    return key;
+  }
+
+  async list(m: EntityManager, clubId: string, after: string | null, limit: number): Promise<ApiKeyEntity[]> {
+    const qb = m.createQueryBuilder(ApiKeyEntity, 'k').where('k.clubId = :clubId', { clubId });
+    if (after) qb.andWhere('k.id > :after', { after });
+    return qb.orderBy('k.id', 'ASC').limit(limit + 1).getMany();
+  }
+
+  async lock(m: EntityManager, clubId: string, id: string): Promise<ApiKeyEntity | null> {
+    return m.findOne(ApiKeyEntity, { where: { clubId, id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Active owner keys of the club, locked so two owners cannot revoke the last two at once. */
+  async lockActiveOwners(m: EntityManager, clubId: string): Promise<string[]> {
+    const rows = await m.query(
+      `SELECT id FROM api_keys WHERE club_id = $1 AND role = 'owner' AND revoked_at IS NULL ORDER BY id FOR UPDATE`,
+      [clubId],
+    );
+    return rows.map((r: { id: string }) => r.id);
+  }
+
+  async revoke(m: EntityManager, clubId: string, id: string): Promise<void> {
+    await m.update(ApiKeyEntity, { clubId, id }, { revokedAt: () => 'now()' });
+  }
+}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, notFound } from '../common/api-error';
+import { KeyAuth, newApiToken } from '../common/auth';
+import { ErrorCode } from '../common/error-codes';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { checkVersion } from '../common/request';
+import { uuid7 } from '../common/uuid';
+import { CommandContext, Db, Replayed } from '../db/db.service';
+import { ApiKeyEntity, Role } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
+import { ClubEntity } from './club.entity';
+import { ApiKeyDto, ClubDto, CreateApiKeyDto, CreateClubDto, CreatedApiKeyDto, CreatedClubDto, UpdateClubDto } from './clubs.dto';
+import { ClubsRepository } from './clubs.repository';
+
+export function mapClub(c: ClubEntity): ClubDto {
+  return {
+    id: c.id,
+    name: c.name,
+    currency: c.currency,
+    timezone: c.timezone,
+    version: c.version,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}
+
+export function mapApiKey(k: ApiKeyEntity): ApiKeyDto {
+  return {
+    id: k.id,
+    name: k.name,
+    role: k.role,
+    hint: k.hint,
+    createdAt: k.createdAt.toISOString(),
+    revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+  };
+}
+
+@Injectable()
+export class ClubsService {
+  constructor(
+    private readonly db: Db,
+    private readonly clubs: ClubsRepository,
+    private readonly keys: ApiKeysRepository,
+  ) {}
+
+  /** The operator creates a club and receives its first (owner) key. */
+  create(cmd: CommandContext, dto: CreateClubDto): Promise<CreatedClubDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const now = new Date();
+      const club: ClubEntity = {
+        id: uuid7(),
+        name: dto.name,
+        currency: dto.currency ?? 'USD',
+        timezone: dto.timezone ?? 'UTC',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.clubs.insert(m, club);
+      const key = await this.makeKey(m, club.id, 'Owner key', 'owner', now);
+      return { club: mapClub(club), apiKey: key };
+    });
+  }
+
+  async get(auth: KeyAuth): Promise<ClubDto> {
+    const club = await this.clubs.find(this.db.manager, auth.clubId);
+    if (!club) throw notFound('Club');
+    return mapClub(club);
+  }
+
+  update(cmd: CommandContext, auth: KeyAuth, ifMatch: number | '*' | undefined, dto: UpdateClubDto): Promise<ClubDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const club = await this.clubs.lock(m, auth.clubId);
+      if (!club) throw notFound('Club');
+      checkVersion(ifMatch, club.version);
+      return mapClub(await this.clubs.update(m, club, dto));
+    });
+  }
+
+  createKey(cmd: CommandContext, auth: KeyAuth, dto: CreateApiKeyDto): Promise<CreatedApiKeyDto | Replayed> {
+    return this.db.command(cmd, 201, (m) => this.makeKey(m, auth.clubId, dto.name, dto.role, new Date()));
+  }
+
+  async listKeys(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<ApiKeyDto>> {
+    const after = decodeCursor(cursor, ['string']);
+    const rows = await this.keys.list(this.db.manager, auth.clubId, (after?.[0] as string) ?? null, limit);
+    return toPage(rows, limit, (k) => [k.id], mapApiKey);
+  }
+
+  /** Revokes at once. The club's last working owner key cannot be revoked (it would lock the club out). */
+  async revokeKey(cmd: CommandContext, auth: KeyAuth, id: string): Promise<void> {
+    await this.db.command(cmd, 204, async (m) => {
+      const owners = await this.keys.lockActiveOwners(m, auth.clubId);
+      const key = await this.keys.lock(m, auth.clubId, id);
+      if (!key) throw notFound('API key');
+      if (key.revokedAt) return null;
+      if (key.role === 'owner' && owners.length === 1 && owners[0] === key.id) {
+        throw new ApiError(ErrorCode.LAST_OWNER_KEY, 'This is the club\'s last working owner key; create another owner key before revoking it.');
+      }
+      await this.keys.revoke(m, auth.clubId, id);
+      return null;
+    });
+  }
+
+  private async makeKey(m: Parameters<ApiKeysRepository['insert']>[0], clubId: string, name: string, role: Role, now: Date): Promise<CreatedApiKeyDto> {
+    const id = uuid7();
+    const { token, secretHash, hint } = newApiToken(clubId, id);
+    const key = await this.keys.insert(m, { clubId, id, name, role, secretHash, hint, createdAt: now, revokedAt: null });
+    return { ...mapApiKey(key), token };
+  }
+}

@@ -1,0 +1,63 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { ApiKeysRepository } from '../clubs/api-keys.repository';
+import { CONFIG } from '../config.provider';
+import type { AppConfig } from '../config';
+import { Inject } from '@nestjs/common';
+import { ApiError } from './api-error';
+import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, sameSecret, secretMatches } from './auth';
+import { ErrorCode } from './error-codes';
+
+const unauthenticated = (detail: string) =>
+  new ApiError(ErrorCode.UNAUTHENTICATED, detail, { headers: { 'www-authenticate': 'Bearer' } });
+
+/**
+ * Authenticates every request: the operator token (ADMIN_TOKEN) or a club API key.
+ * Routes without an explicit access rule need a viewer key to read and a scorer
+ * key to write.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: ApiKeysRepository,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const req = ctx.switchToHttp().getRequest<FastifyRequest & { auth?: Auth }>();
+    const access =
+      this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [ctx.getHandler(), ctx.getClass()]) ??
+      ({ kind: 'role', role: req.method === 'GET' || req.method === 'HEAD' ? 'viewer' : 'scorer' } as Access);
+    if (access.kind === 'public') return true;
+
+    const header = req.headers.authorization;
+    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!m) throw unauthenticated('Send an API key as "Authorization: Bearer <token>".');
+    const token = m[1];
+
+    if (sameSecret(token, this.config.adminToken)) {
+      if (access.kind !== 'operator') {
+        throw new ApiError(ErrorCode.FORBIDDEN, 'The operator token only creates clubs; use a club API key here.');
+      }
+      req.auth = { kind: 'operator' };
+      return true;
+    }
+
+    const parsed = parseApiToken(token);
+    if (!parsed) throw unauthenticated('The token is not a valid API key.');
+    const key = await this.keys.findForAuth(parsed.clubId, parsed.keyId);
+    if (!key || key.revokedAt !== null || !secretMatches(parsed.secret, key.secretHash)) {
+      throw unauthenticated('The API key is unknown or has been revoked.');
+    }
+    if (access.kind === 'operator') {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'Only the operator token may do this.');
+    }
+    if (!roleAtLeast(key.role, access.role)) {
+      throw new ApiError(ErrorCode.FORBIDDEN, `This needs a key with the ${access.role} role; this key is a ${key.role} key.`);
+    }
+    req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role };
+    return true;
+  }
+}

@@ -1,0 +1,76 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Role } from '../clubs/api-key.entity';
+import { ApiProblem } from './openapi';
+
+export interface KeyAuth {
+  kind: 'key';
+  clubId: string;
+  keyId: string;
+  role: Role;
+}
+export interface OperatorAuth {
+  kind: 'operator';
+}
+export type Auth = KeyAuth | OperatorAuth;
+
+export type Access = { kind: 'public' } | { kind: 'operator' } | { kind: 'role'; role: Role };
+export const ACCESS = 'bgclub:access';
+
+const RANK: Record<Role, number> = { viewer: 1, scorer: 2, owner: 3 };
+export const roleAtLeast = (have: Role, need: Role) => RANK[have] >= RANK[need];
+
+const problemDocs = [
+  ApiBearerAuth('bearer'),
+  ApiProblem(401, 'No token, a bad token or a revoked key (UNAUTHENTICATED).'),
+  ApiProblem(403, 'The token\'s role is too low for this route (FORBIDDEN).'),
+];
+
+/** No token needed (health, documents). */
+export const Public = () => SetMetadata(ACCESS, { kind: 'public' } satisfies Access);
+/** Only the operator token from ADMIN_TOKEN. */
+export const OperatorOnly = () => applyDecorators(SetMetadata(ACCESS, { kind: 'operator' } satisfies Access), ...problemDocs);
+/** A club API key with at least this role. */
+export const MinRole = (role: Role) => applyDecorators(SetMetadata(ACCESS, { kind: 'role', role } satisfies Access), ...problemDocs);
+
+/** The caller's club key (routes under MinRole). */
+export const ClubKey = createParamDecorator((_: unknown, ctx: ExecutionContext): KeyAuth => {
+  const auth = ctx.switchToHttp().getRequest<FastifyRequest & { auth?: Auth }>().auth;
+  if (!auth || auth.kind !== 'key') throw new Error('ClubKey used on a route without a club key');
+  return auth;
+});
+
+// Tokens -----------------------------------------------------------------------------
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/** Constant-time comparison of two secrets of any length (compares their digests). */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(sha256(a), sha256(b));
+}
+
+const TOKEN_RE = /^bgk_([0-9a-f]{32})([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
+const hex = (uuid: string) => uuid.replace(/-/g, '');
+const unhex = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+
+/**
+ * A club API key: `bgk_` + club id + key id + `_` + 32 random bytes (base64url).
+ * The ids let the key be found within its club; only sha256(secret) is stored.
+ */
+export function newApiToken(clubId: string, keyId: string): { token: string; secretHash: Buffer; hint: string } {
+  const secret = randomBytes(32).toString('base64url');
+  const token = `bgk_${hex(clubId)}${hex(keyId)}_${secret}`;
+  return { token, secretHash: sha256(secret), hint: token.slice(-4) };
+}
+
+export function parseApiToken(token: string): { clubId: string; keyId: string; secret: string } | null {
+  const m = TOKEN_RE.exec(token);
+  return m ? { clubId: unhex(m[1]), keyId: unhex(m[2]), secret: m[3] } : null;
+}
+
+export function secretMatches(secret: string, stored: Buffer): boolean {
+  const h = sha256(secret);
+  return stored.length === h.length && timingSafeEqual(h, stored);
+}

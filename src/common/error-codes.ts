@@ -1,0 +1,99 @@
+/**
+ * The stable error codes of the HTTP layer, and the one place that decides their
+ * status. A new code does not compile until it is given a status here.
+ * Refusals by the rules (src/domain) are all 422 with their own codes.
+ */
+export enum ErrorCode {
+  VALIDATION_FAILED = 'VALIDATION_FAILED',
+  MALFORMED_JSON = 'MALFORMED_JSON',
+  INVALID_CURSOR = 'INVALID_CURSOR',
+  INVALID_IDEMPOTENCY_KEY = 'INVALID_IDEMPOTENCY_KEY',
+  UNAUTHENTICATED = 'UNAUTHENTICATED',
+  FORBIDDEN = 'FORBIDDEN',
+  NOT_FOUND = 'NOT_FOUND',
+  METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
+  NOT_ACCEPTABLE = 'NOT_ACCEPTABLE',
+  CONFLICT = 'CONFLICT',
+  IDEMPOTENCY_KEY_IN_FLIGHT = 'IDEMPOTENCY_KEY_IN_FLIGHT',
+  VERSION_MISMATCH = 'VERSION_MISMATCH',
+  PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
+  IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
+  REFERENCE_NOT_FOUND = 'REFERENCE_NOT_FOUND',
+  SESSION_CLOSED = 'SESSION_CLOSED',
+  GAMES_IN_PROGRESS = 'GAMES_IN_PROGRESS',
+  LAST_OWNER_KEY = 'LAST_OWNER_KEY',
+  RATE_LIMITED = 'RATE_LIMITED',
+  INTERNAL_ERROR = 'INTERNAL_ERROR',
+  DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
+  DATABASE_BUSY = 'DATABASE_BUSY',
+}
+
+function assertUnreachable(x: never): never {
+  throw new Error(`unhandled error code ${String(x)}`);
+}
+
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case ErrorCode.VALIDATION_FAILED:
+    case ErrorCode.MALFORMED_JSON:
+    case ErrorCode.INVALID_CURSOR:
+    case ErrorCode.INVALID_IDEMPOTENCY_KEY:
+      return 400;
+    case ErrorCode.UNAUTHENTICATED:
+      return 401;
+    case ErrorCode.FORBIDDEN:
+      return 403;
+    case ErrorCode.NOT_FOUND:
+      return 404;
+    case ErrorCode.METHOD_NOT_ALLOWED:
+      return 405;
+    case ErrorCode.NOT_ACCEPTABLE:
+      return 406;
+    case ErrorCode.CONFLICT:
+    case ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT:
+      return 409;
+    case ErrorCode.VERSION_MISMATCH:
+      return 412;
+    case ErrorCode.PAYLOAD_TOO_LARGE:
+      return 413;
+    case ErrorCode.UNSUPPORTED_MEDIA_TYPE:
+      return 415;
+    case ErrorCode.IDEMPOTENCY_KEY_REUSED:
+    case ErrorCode.REFERENCE_NOT_FOUND:
+    case ErrorCode.SESSION_CLOSED:
+    case ErrorCode.GAMES_IN_PROGRESS:
+    case ErrorCode.LAST_OWNER_KEY:
+      return 422;
+    case ErrorCode.RATE_LIMITED:
+      return 429;
+    case ErrorCode.INTERNAL_ERROR:
+      return 500;
+    case ErrorCode.DATABASE_UNAVAILABLE:
+    case ErrorCode.DATABASE_BUSY:
+      return 503;
+    default:
+      return assertUnreachable(code);
+  }
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function titleOf(status: number): string {
+  return TITLES[status] ?? 'Error';
+}

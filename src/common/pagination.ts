@@ -1,0 +1,63 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type as TransformType } from 'class-transformer';
+import type { Type } from '@nestjs/common';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ApiError } from './api-error';
+import { ErrorCode } from './error-codes';
+
+export class ListQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, description: 'Page size.' })
+  @IsOptional()
+  @TransformType(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** Keyset cursors: the sort key of the last item, opaque to clients. */
+export function encodeCursor(key: unknown[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined, shape: Array<'string' | 'number'>): unknown[] | null {
+  if (cursor === undefined) return null;
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(key) && key.length === shape.length && key.every((v, i) => typeof v === shape[i])) return key;
+  } catch {
+    /* fall through */
+  }
+  throw new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this API gave out; start again without it.');
+}
+
+/** Cuts a result fetched with limit + 1 rows into a page. */
+export function toPage<R, T>(rows: R[], limit: number, keyOf: (r: R) => unknown[], map: (r: R) => T): Page<T> {
+  const more = rows.length > limit;
+  const items = more ? rows.slice(0, limit) : rows;
+  return { items: items.map(map), nextCursor: more ? encodeCursor(keyOf(items[items.length - 1])) : null };
+}
+
+/** A documented page class for items of `item`'s type, named `<Item>Page`. */
+export function PageOf<T>(item: Type<T>): Type<Page<T>> {
+  class PageDto {
+    @ApiProperty({ type: [item] })
+    items: T[];
+
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' })
+    nextCursor: string | null;
+  }
+  Object.defineProperty(PageDto, 'name', { value: `${item.name.replace(/Dto$/, '')}Page` });
+  return PageDto;
+}

@@ -1,0 +1,30 @@
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Logger } from 'nestjs-pino';
+import { PROBLEM_CONTENT_TYPE, render } from './problem';
+
+export function requestIdOf(req: FastifyRequest): string | undefined {
+  return req.id as string | undefined;
+}
+
+export function sendProblem(e: unknown, req: FastifyRequest, reply: FastifyReply, logger?: Logger): void {
+  const requestId = requestIdOf(req);
+  const { problem, headers, internal } = render(e, requestId);
+  if (internal !== undefined) {
+    logger?.error({ err: internal, requestId }, 'unhandled failure');
+  }
+  problem.instance = req.url.split('?')[0];
+  if (reply.sent) return;
+  reply.headers(headers).header('content-type', PROBLEM_CONTENT_TYPE).status(problem.status).send(JSON.stringify(problem));
+}
+
+/** The one global filter: everything leaves as application/problem+json. */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(e: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendProblem(e, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), this.logger);
+  }
+}

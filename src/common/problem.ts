@@ -1,0 +1,144 @@
+import { HttpException } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { RuleViolation } from '../domain/errors';
+import { ApiError, FieldError } from './api-error';
+import { ErrorCode, statusOf, titleOf } from './error-codes';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  rule?: string;
+  errors?: FieldError[];
+  instance?: string;
+  requestId?: string;
+}
+
+export interface Rendered {
+  problem: Problem;
+  headers: Record<string, string>;
+  /** The original error when it is a failure of ours (logged, never shown). */
+  internal?: unknown;
+}
+
+const typeOf = (code: string) => `urn:bgclub:problem:${code.toLowerCase().replace(/_/g, '-')}`;
+
+function problem(status: number, code: string, detail: string, more: Partial<Problem> = {}): Problem {
+  return { type: typeOf(code), title: titleOf(status), status, detail, code, ...more };
+}
+
+/** SQLSTATEs and driver messages that mean "the database is not there right now". */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const err = e as { code?: string; message?: string; driverError?: unknown };
+  if (err?.driverError) return isDatabaseUnavailable(err.driverError);
+  const code = typeof err?.code === 'string' ? err.code : '';
+  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
+    return true;
+  }
+  const msg = typeof err?.message === 'string' ? err.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout/i.test(msg);
+}
+
+/** 40001 serialization failure, 40P01 deadlock: the whole unit of work may be retried. */
+export function isRetryable(e: unknown): boolean {
+  const err = e as { code?: string; driverError?: { code?: string } };
+  const code = err?.driverError?.code ?? err?.code;
+  return code === '40001' || code === '40P01';
+}
+
+function fromQueryFailed(e: QueryFailedError): Problem | null {
+  const code = (e.driverError as { code?: string })?.code;
+  switch (code) {
+    case '23505':
+      return problem(409, ErrorCode.CONFLICT, 'The request conflicts with a record that already exists.');
+    case '23503':
+      return problem(422, ErrorCode.REFERENCE_NOT_FOUND, 'The request refers to a record that does not exist in this club.');
+    case '22P02':
+    case '22003':
+    case '22001':
+    case '23514':
+    case '23502':
+      return problem(400, ErrorCode.VALIDATION_FAILED, 'A value in the request is out of range or of the wrong form.');
+    case '57014':
+      return problem(503, ErrorCode.DATABASE_BUSY, 'The database took too long to answer; try again.');
+    default:
+      return null;
+  }
+}
+
+const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [ErrorCode.MALFORMED_JSON, 'The request body is not valid JSON.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [ErrorCode.MALFORMED_JSON, 'The request body is empty but says it is JSON.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than 1 MiB.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Send the request body as application/json.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [ErrorCode.MALFORMED_JSON, 'The Content-Length does not match the body.'],
+  FST_ERR_CTP_INVALID_TYPE: [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'The Content-Type header is not valid.'],
+};
+
+/**
+ * Turns any thrown value into a problem+json answer. Our own failures become a
+ * 500 with the request id and nothing else: no SQL, no stack, no internals.
+ */
+export function render(e: unknown, requestId?: string): Rendered {
+  // Nest wraps Fastify's own errors (body parsing, limits) in an HttpException.
+  const cause = e instanceof HttpException ? (e.cause as { code?: unknown } | undefined) : undefined;
+  if (cause && typeof cause.code === 'string' && cause.code.startsWith('FST_')) e = cause;
+  const headers: Record<string, string> = {};
+  let p: Problem | null = null;
+  let internal: unknown;
+  if (e instanceof ApiError) {
+    p = problem(e.status, e.code, e.detail, { rule: e.extra.rule, errors: e.extra.errors });
+    Object.assign(headers, e.extra.headers ?? {});
+  } else if (e instanceof RuleViolation) {
+    p = problem(422, e.code, e.message, { rule: e.rule ?? undefined });
+  } else if (isDatabaseUnavailable(e)) {
+    p = problem(503, ErrorCode.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly.');
+    headers['retry-after'] = '1';
+  } else if (isRetryable(e)) {
+    p = problem(503, ErrorCode.DATABASE_BUSY, 'Too many concurrent changes; try again.');
+    headers['retry-after'] = '1';
+  } else if (e instanceof QueryFailedError) {
+    p = fromQueryFailed(e);
+    if (!p) internal = e;
+  } else if (e instanceof HttpException) {
+    const status = e.getStatus();
+    const code =
+      status === 404 ? ErrorCode.NOT_FOUND
+      : status === 405 ? ErrorCode.METHOD_NOT_ALLOWED
+      : status === 413 ? ErrorCode.PAYLOAD_TOO_LARGE
+      : status === 415 ? ErrorCode.UNSUPPORTED_MEDIA_TYPE
+      : status === 401 ? ErrorCode.UNAUTHENTICATED
+      : status === 403 ? ErrorCode.FORBIDDEN
+      : status === 400 ? ErrorCode.VALIDATION_FAILED
+      : null;
+    if (code) {
+      const detail = code === ErrorCode.NOT_FOUND ? 'No such route or resource.' : e.message;
+      p = problem(statusOf(code), code, detail);
+    } else {
+      internal = e;
+    }
+  } else {
+    const fe = e as { code?: string; statusCode?: number };
+    const mapped = typeof fe?.code === 'string' ? FASTIFY_CODES[fe.code] : undefined;
+    if (mapped) {
+      p = problem(statusOf(mapped[0]), mapped[0], mapped[1]);
+    } else if (fe?.statusCode === 413) {
+      p = problem(413, ErrorCode.PAYLOAD_TOO_LARGE, 'The request body is larger than 1 MiB.');
+    } else if (fe?.statusCode === 415) {
+      p = problem(415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Send the request body as application/json.');
+    } else if (fe?.statusCode === 400 && typeof fe.code === 'string' && fe.code.startsWith('FST_')) {
+      p = problem(400, ErrorCode.MALFORMED_JSON, 'The request could not be read.');
+    } else {
+      internal = e;
+    }
+  }
+  if (!p) {
+    p = problem(500, ErrorCode.INTERNAL_ERROR, `Something went wrong on our side. Quote request id ${requestId ?? 'unknown'} when reporting it.`);
+  }
+  if (requestId) p.requestId = requestId;
+  return { problem: p, headers, internal };
+}

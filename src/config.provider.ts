@@ -1,0 +1,2 @@
+/** Injection token of the validated AppConfig. */
+export const CONFIG = Symbol('CONFIG');

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Everything the service reads from its environment, validated once at start. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** null: run the embedded PostgreSQL under dataDir. */
+  databaseUrl: string | null;
+  adminToken: string;
+  /** true when the operator token was generated and stored under .data/. */
+  adminTokenGenerated: boolean;
+  logLevel: LogLevel;
+  dataDir: string;
+  embeddedPgPort: number;
+  idempotencyTtlHours: number;
+  dbPoolSize: number;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return Number(raw);
+}
+
+/**
+ * Reads and validates the environment. Every bad value is reported, not just the
+ * first. On the embedded default the operator token is generated once and kept in
+ * `.data/admin-token`; with DATABASE_URL it must be given.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const port = intVar(env, 'PORT', 3000, 0, 65535, problems);
+  const embeddedPgPort = intVar(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535, problems);
+  if (embeddedPgPort === 5432) problems.push('EMBEDDED_PG_PORT must not be 5432, where a system PostgreSQL may already listen');
+  const idempotencyTtlHours = intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 30, problems);
+  const dbPoolSize = intVar(env, 'DB_POOL_SIZE', 10, 1, 200, problems);
+
+  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : null;
+  if (databaseUrl !== null) {
+    try {
+      const u = new URL(databaseUrl);
+      if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+        problems.push(`DATABASE_URL must be a postgres:// or postgresql:// URL (got protocol "${u.protocol}")`);
+      }
+    } catch {
+      problems.push('DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)');
+    }
+  }
+
+  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+
+  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  let adminToken = env.ADMIN_TOKEN ?? '';
+  let adminTokenGenerated = false;
+  if (adminToken !== '' && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters long');
+  if (adminToken === '') {
+    if (databaseUrl !== null) {
+      problems.push('ADMIN_TOKEN is required when DATABASE_URL is set (the operator token that creates clubs)');
+    } else if (problems.length === 0) {
+      const file = join(dataDir, 'admin-token');
+      if (existsSync(file)) {
+        adminToken = readFileSync(file, 'utf8').trim();
+      } else {
+        mkdirSync(dataDir, { recursive: true });
+        adminToken = `bgop_${randomBytes(32).toString('base64url')}`;
+        writeFileSync(file, `${adminToken}\n`, { mode: 0o600 });
+      }
+      adminTokenGenerated = true;
+    }
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl,
+    adminToken,
+    adminTokenGenerated,
+    logLevel,
+    dataDir,
+    embeddedPgPort,
+    idempotencyTtlHours,
+    dbPoolSize,
+  };
+}

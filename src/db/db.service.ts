@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../common/api-error';
+import type { Auth } from '../common/auth';
+import { ErrorCode } from '../common/error-codes';
+import { isRetryable } from '../common/problem';
+
+/** What a command needs to know about its caller. */
+export interface CommandContext {
+  auth: Auth;
+  /** Idempotency-Key header and the hash of the request it came with. */
+  idempotency: { key: string; requestHash: string } | null;
+}
+
+/** A response replayed from an earlier request with the same Idempotency-Key. */
+export class Replayed {
+  constructor(
+    public readonly status: number,
+    public readonly body: string,
+  ) {}
+}
+
+const MAX_ATTEMPTS = 5;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The unit of work. `command` runs one command in one transaction: it claims the
+ * Idempotency-Key (an advisory lock held until commit, then the stored response),
+ * runs the work, stores the response for replay, and commits; on a serialization
+ * failure or deadlock (40001, 40P01) the whole unit is run again, a bounded
+ * number of times, then 503.
+ */
+@Injectable()
+export class Db {
+  constructor(private readonly ds: DataSource) {}
+
+  get manager(): EntityManager {
+    return this.ds.manager;
+  }
+
+  async command<T>(ctx: CommandContext, successStatus: number, work: (m: EntityManager) => Promise<T>): Promise<T | Replayed> {
+    for (let attempt = 1; ; attempt++) {
+      const qr = this.ds.createQueryRunner();
+      try {
+        await qr.connect();
+        await qr.startTransaction();
+        const m = qr.manager;
+        if (ctx.idempotency) {
+          const prior = await this.claim(m, ctx);
+          if (prior) {
+            await qr.rollbackTransaction();
+            return prior;
+          }
+        }
+        const result = await work(m);
+        if (ctx.idempotency) await this.remember(m, ctx, successStatus, JSON.stringify(result));
+        await qr.commitTransaction();
+        return result;
+      } catch (e) {
+        if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
+        if (isRetryable(e)) {
+          if (attempt < MAX_ATTEMPTS) {
+            await sleep(5 * attempt + Math.floor(Math.random() * 10 * attempt));
+            continue;
+          }
+          throw new ApiError(ErrorCode.DATABASE_BUSY, 'Too many scorers changed this at once; try again.', {
+            headers: { 'retry-after': '1' },
+          });
+        }
+        throw e;
+      } finally {
+        await qr.release().catch(() => undefined);
+      }
+    }
+  }
+
+  private lockKey(ctx: CommandContext): string {
+    const scope = ctx.auth.kind === 'key' ? `${ctx.auth.clubId}/${ctx.auth.keyId}` : 'operator';
+    return `idem/${scope}/${ctx.idempotency!.key}`;
+  }
+
+  private async claim(m: EntityManager, ctx: CommandContext): Promise<Replayed | null> {
+    const [lock] = await m.query('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [this.lockKey(ctx)]);
+    if (!lock.ok) {
+      throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this Idempotency-Key is still being processed; retry when it has finished.');
+    }
+    const idem = ctx.idempotency!;
+    const rows: Array<{ request_hash: string; status_code: number; body: string }> =
+      ctx.auth.kind === 'key'
+        ? await m.query(
+            'SELECT request_hash, status_code, body FROM idempotency_keys WHERE club_id = $1 AND api_key_id = $2 AND key = $3',
+            [ctx.auth.clubId, ctx.auth.keyId, idem.key],
+          )
+        : await m.query('SELECT request_hash, status_code, body FROM operator_idempotency_keys WHERE key = $1', [idem.key]);
+    if (rows.length === 0) return null;
+    if (rows[0].request_hash !== idem.requestHash) {
+      throw new ApiError(
+        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+      );
+    }
+    return new Replayed(rows[0].status_code, rows[0].body);
+  }
+
+  private async remember(m: EntityManager, ctx: CommandContext, status: number, body: string): Promise<void> {
+    const idem = ctx.idempotency!;
+    if (ctx.auth.kind === 'key') {
+      await m.query(
+        'INSERT INTO idempotency_keys (club_id, api_key_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5, $6)',
+        [ctx.auth.clubId, ctx.auth.keyId, idem.key, idem.requestHash, status, body],
+      );
+    } else {
+      await m.query(
+        'INSERT INTO operator_idempotency_keys (key, request_hash, status_code, body) VALUES ($1, $2, $3, $4)',
+        [idem.key, idem.requestHash, status, body],
+      );
+    }
+  }
+
+  /** Forgets idempotency records older than the window (at least 24 h). */
+  async purgeIdempotency(ttlHours: number): Promise<number> {
+    const a = await this.ds.query(`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)`, [ttlHours]);
+    const b = await this.ds.query(`DELETE FROM operator_idempotency_keys WHERE created_at < now() - make_interval(hours => $1)`, [ttlHours]);
+    return Number(a?.[1] ?? 0) + Number(b?.[1] ?? 0);
+  }
+}

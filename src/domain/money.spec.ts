@@ -1,0 +1,54 @@
+import { RuleViolation } from './errors';
+import { AMOUNT_OUT_OF_RANGE, MAX_MINOR, addMinor, assertMinor, fromBigMinor, isSafeMinor, sumMinor } from './money';
+
+function refusal(fn: () => unknown): RuleViolation {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof RuleViolation) return e;
+    throw e;
+  }
+  throw new Error('expected a RuleViolation, nothing was thrown');
+}
+
+describe('R6.2 integer minor units (money helpers)', () => {
+  it('R6.2 accepts safe integers up to ±(2^53 − 1)', () => {
+    expect(isSafeMinor(0)).toBe(true);
+    expect(isSafeMinor(-1500)).toBe(true);
+    expect(isSafeMinor(MAX_MINOR)).toBe(true);
+    expect(isSafeMinor(-MAX_MINOR)).toBe(true);
+    expect(assertMinor(42)).toBe(42);
+  });
+
+  it.each([
+    ['a fraction', 1.5],
+    ['past 2^53 − 1', MAX_MINOR + 1],
+    ['NaN', NaN],
+    ['Infinity', Infinity],
+    ['a string', '100'],
+    ['a bigint', 100n],
+  ])('R6.2 refuses %s with AMOUNT_OUT_OF_RANGE', (_label, value) => {
+    expect(refusal(() => assertMinor(value, 'stakeMinor'))).toMatchObject({
+      code: AMOUNT_OUT_OF_RANGE,
+      rule: 'R6.2',
+    });
+  });
+
+  it('R6.2 sums exactly in BigInt, beyond what a double could hold', () => {
+    // MAX + MAX − 1 = 2^54 − 3 is not representable as a safe number, but the BigInt sum is exact.
+    expect(sumMinor([MAX_MINOR, MAX_MINOR, -1])).toBe(2n * BigInt(MAX_MINOR) - 1n);
+    expect(sumMinor([])).toBe(0n);
+  });
+
+  it('R6.2 converts back from BigInt only when safe', () => {
+    expect(fromBigMinor(-5n)).toBe(-5);
+    expect(fromBigMinor(BigInt(MAX_MINOR))).toBe(MAX_MINOR);
+    expect(refusal(() => fromBigMinor(BigInt(MAX_MINOR) + 1n)).code).toBe(AMOUNT_OUT_OF_RANGE);
+  });
+
+  it('R6.2 checked addition refuses an overflowing result', () => {
+    expect(addMinor(2, 3)).toBe(5);
+    expect(addMinor(MAX_MINOR, -MAX_MINOR)).toBe(0);
+    expect(refusal(() => addMinor(MAX_MINOR, 1)).code).toBe(AMOUNT_OUT_OF_RANGE);
+  });
+});

@@ -1,0 +1,102 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { PROBLEM_JSON } from '../common/openapi';
+
+type Op = {
+  responses: Record<string, { description: string; content?: unknown }>;
+  security?: unknown[];
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: unknown;
+};
+
+const PROBLEM_REF = { $ref: '#/components/schemas/ProblemResponse' };
+const problem = (description: string) => ({ description, content: { [PROBLEM_JSON]: { schema: PROBLEM_REF } } });
+
+/**
+ * Adds the answers every route can give (validation, auth, idempotency, limits,
+ * database trouble) so that each operation documents every error it returns.
+ */
+function addStandardProblems(doc: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, raw] of Object.entries(item)) {
+      if (!['get', 'post', 'patch', 'put', 'delete'].includes(method)) continue;
+      const op = raw as Op;
+      const r = op.responses;
+      const add = (status: number, description: string) => {
+        r[String(status)] ??= problem(description);
+      };
+      const authenticated = (op.security ?? []).length > 0;
+      const hasInput = !!op.requestBody || (op.parameters ?? []).some((p) => p.in === 'query');
+      if (hasInput) add(400, 'Malformed JSON, wrong types, unknown or missing fields (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR).');
+      if (authenticated) {
+        add(401, 'No token, a bad token or a revoked key (UNAUTHENTICATED).');
+        add(403, 'The token\'s role is too low for this route (FORBIDDEN).');
+        add(429, 'Too many requests for this API key; see Retry-After (RATE_LIMITED).');
+      }
+      if (path.includes('{')) add(404, 'No such resource in this club (NOT_FOUND).');
+      if (method === 'post' || method === 'patch' || method === 'delete') {
+        add(409, 'A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT).');
+        add(422, 'The Idempotency-Key was used before with a different request (IDEMPOTENCY_KEY_REUSED).');
+      }
+      if (op.requestBody) {
+        add(413, 'The body is larger than 1 MiB (PAYLOAD_TOO_LARGE).');
+        add(415, 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE).');
+      }
+      add(500, 'A failure of ours; the body carries only a request id (INTERNAL_ERROR).');
+      if (path !== '/health') add(503, 'The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY).');
+      if (method === 'post' || method === 'patch' || method === 'delete') {
+        (op.parameters ??= []).push({
+          in: 'header',
+          name: 'Idempotency-Key',
+          required: false,
+          description: 'Replays the first response for the same key and body, for at least 24 h.',
+          schema: { type: 'string', maxLength: 255 },
+        } as never);
+      }
+      if (method === 'patch' || path.includes('/games/')) {
+        const params = (op.parameters ??= []);
+        if (!params.some((p) => p.name === 'If-Match')) {
+          params.push({
+            in: 'header',
+            name: 'If-Match',
+            required: false,
+            description: 'The `version` you last read, as `"<version>"`; 412 when it is no longer current.',
+            schema: { type: 'string' },
+          } as never);
+        }
+      }
+    }
+  }
+}
+
+/** Object keys sorted at every level, so the committed document diffs cleanly. */
+export function sortDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortDeep);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(
+      Object.keys(v as object)
+        .sort()
+        .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
+    );
+  }
+  return v;
+}
+
+export function buildOpenApi(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Backgammon club scorekeeping API')
+    .setDescription(
+      'Match play with the Crawford rule, chouettes, money games and settlement statements for backgammon clubs. ' +
+        'Rules are cited by id (R3.4) from RULES.md. Errors are application/problem+json with a stable `code`.',
+    )
+    .setVersion('1.0.0')
+    .setLicense('UNLICENSED', 'https://choosealicense.com/no-permission/')
+    .addServer('/', 'This server')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…) or, for POST /v1/clubs, the operator token.' }, 'bearer')
+    .build();
+  const doc = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controllerKey: string, methodKey: string) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+  });
+  addStandardProblems(doc);
+  return sortDeep(doc) as OpenAPIObject;
+}

@@ -1,0 +1,59 @@
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClubKey, KeyAuth, MinRole } from '../common/auth';
+import { ApiProblem } from '../common/openapi';
+import { ListQuery, PageOf } from '../common/pagination';
+import { Command, IfMatch } from '../common/request';
+import { UuidParam } from '../common/validators';
+import type { CommandContext } from '../db/db.service';
+import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';
+import { PlayersService } from './players.service';
+
+const PlayerPage = PageOf(PlayerDto);
+
+@ApiTags('Players')
+@Controller('v1/players')
+export class PlayersController {
+  constructor(private readonly players: PlayersService) {}
+
+  @Post()
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Add a player to the club' })
+  @ApiCreatedResponse({ type: PlayerDto })
+  create(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Body() dto: CreatePlayerDto) {
+    return this.players.create(cmd, auth, dto);
+  }
+
+  @Get()
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'List the club\'s players, oldest first' })
+  @ApiOkResponse({ type: PlayerPage })
+  list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
+    return this.players.list(auth, q.limit ?? 50, q.cursor);
+  }
+
+  @Get(':id')
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'One player' })
+  @ApiOkResponse({ type: PlayerDto })
+  @ApiProblem(404, 'No such player in this club (NOT_FOUND).')
+  get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Player')) id: string) {
+    return this.players.get(auth, id);
+  }
+
+  @Patch(':id')
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Change a player (If-Match honoured)' })
+  @ApiOkResponse({ type: PlayerDto })
+  @ApiProblem(404, 'No such player in this club (NOT_FOUND).')
+  @ApiProblem(412, 'If-Match does not name the current version (VERSION_MISMATCH).')
+  update(
+    @Command() cmd: CommandContext,
+    @ClubKey() auth: KeyAuth,
+    @Param('id', new UuidParam('Player')) id: string,
+    @IfMatch() ifMatch: number | '*' | undefined,
+    @Body() dto: UpdatePlayerDto,
+  ) {
+    return this.players.update(cmd, auth, id, ifMatch, dto);
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { checkVersion } from '../common/request';
+import { uuid7 } from '../common/uuid';
+import { CommandContext, Db, Replayed } from '../db/db.service';
+import { PlayerEntity } from './player.entity';
+import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';
+import { PlayersRepository } from './players.repository';
+
+export function mapPlayer(p: PlayerEntity): PlayerDto {
+  return {
+    id: p.id,
+    name: p.name,
+    nickname: p.nickname,
+    rating: p.rating,
+    experience: p.experience,
+    version: p.version,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class PlayersService {
+  constructor(
+    private readonly db: Db,
+    private readonly players: PlayersRepository,
+  ) {}
+
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreatePlayerDto): Promise<PlayerDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const now = new Date();
+      const p: PlayerEntity = {
+        clubId: auth.clubId,
+        id: uuid7(),
+        name: dto.name,
+        nickname: dto.nickname ?? null,
+        rating: dto.rating ?? 1500,
+        experience: dto.experience ?? 0,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.players.insert(m, p);
+      return mapPlayer(p);
+    });
+  }
+
+  async get(auth: KeyAuth, id: string): Promise<PlayerDto> {
+    const p = await this.players.find(this.db.manager, auth.clubId, id);
+    if (!p) throw notFound('Player');
+    return mapPlayer(p);
+  }
+
+  async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<PlayerDto>> {
+    const after = decodeCursor(cursor, ['string']);
+    const rows = await this.players.list(this.db.manager, auth.clubId, (after?.[0] as string) ?? null, limit);
+    return toPage(rows, limit, (p) => [p.id], mapPlayer);
+  }
+
+  update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdatePlayerDto): Promise<PlayerDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const p = await this.players.lock(m, auth.clubId, id);
+      if (!p) throw notFound('Player');
+      checkVersion(ifMatch, p.version);
+      return mapPlayer(await this.players.update(m, p, dto));
+    });
+  }
+}

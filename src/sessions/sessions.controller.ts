@@ -1,0 +1,66 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClubKey, KeyAuth, MinRole } from '../common/auth';
+import { ApiProblem } from '../common/openapi';
+import { PageOf } from '../common/pagination';
+import { Command, IfMatch } from '../common/request';
+import { UuidParam } from '../common/validators';
+import type { CommandContext } from '../db/db.service';
+import { CreateSessionDto, SessionDto, SessionListQuery, UpdateSessionDto } from './sessions.dto';
+import { SessionsService } from './sessions.service';
+
+const SessionPage = PageOf(SessionDto);
+const id = () => Param('id', new UuidParam('Session'));
+
+@ApiTags('Sessions')
+@Controller('v1/sessions')
+export class SessionsController {
+  constructor(private readonly sessions: SessionsService) {}
+
+  @Post()
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Open a session (a club meeting, R6.1)' })
+  @ApiCreatedResponse({ type: SessionDto })
+  create(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Body() dto: CreateSessionDto) {
+    return this.sessions.create(cmd, auth, dto);
+  }
+
+  @Get()
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'List sessions, oldest first' })
+  @ApiOkResponse({ type: SessionPage })
+  list(@ClubKey() auth: KeyAuth, @Query() q: SessionListQuery) {
+    return this.sessions.list(auth, q.status, q.limit ?? 50, q.cursor);
+  }
+
+  @Get(':id')
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'One session' })
+  @ApiOkResponse({ type: SessionDto })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  get(@ClubKey() auth: KeyAuth, @id() sessionId: string) {
+    return this.sessions.get(auth, sessionId);
+  }
+
+  @Patch(':id')
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Change a session (If-Match honoured)' })
+  @ApiOkResponse({ type: SessionDto })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  @ApiProblem(412, 'If-Match does not name the current version (VERSION_MISMATCH).')
+  @ApiProblem(422, 'The rake of a closed session (SESSION_CLOSED, R6.7).')
+  update(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() sessionId: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: UpdateSessionDto) {
+    return this.sessions.update(cmd, auth, sessionId, ifMatch, dto);
+  }
+
+  @Post(':id/close')
+  @HttpCode(200)
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Close the session (R6.7)', description: 'Refused while a game is unfinished. Closing a closed session answers it unchanged.' })
+  @ApiOkResponse({ type: SessionDto })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  @ApiProblem(422, 'A game is still in progress (GAMES_IN_PROGRESS, R6.7).')
+  close(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() sessionId: string) {
+    return this.sessions.close(cmd, auth, sessionId);
+  }
+}

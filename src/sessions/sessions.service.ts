@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError, notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { ErrorCode } from '../common/error-codes';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { checkVersion } from '../common/request';
+import { uuid7 } from '../common/uuid';
+import { ClubsRepository } from '../clubs/clubs.repository';
+import { CommandContext, Db, Replayed } from '../db/db.service';
+import { SessionEntity } from './session.entity';
+import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
+import { SessionsRepository } from './sessions.repository';
+
+export function mapSession(s: SessionEntity): SessionDto {
+  return {
+    id: s.id,
+    name: s.name,
+    currency: s.currency,
+    status: s.status,
+    rakePercent: s.rakeBp / 100,
+    startsAt: s.startsAt ? s.startsAt.toISOString() : null,
+    closedAt: s.closedAt ? s.closedAt.toISOString() : null,
+    version: s.version,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}
+
+/** Percent with at most two decimals to integer basis points, without float drift. */
+const toBasisPoints = (percent: number) => Math.round(percent * 100);
+
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly db: Db,
+    private readonly sessions: SessionsRepository,
+    private readonly clubs: ClubsRepository,
+  ) {}
+
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const club = await this.clubs.find(m, auth.clubId);
+      if (!club) throw notFound('Club');
+      const now = new Date();
+      const s: SessionEntity = {
+        clubId: auth.clubId,
+        id: uuid7(),
+        name: dto.name,
+        currency: dto.currency ?? club.currency,
+        status: 'open',
+        rakeBp: toBasisPoints(dto.rakePercent ?? 0),
+        startsAt: dto.startsAt ? new Date(dto.startsAt) : null,
+        closedAt: null,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.sessions.insert(m, s);
+      return mapSession(s);
+    });
+  }
+
+  async get(auth: KeyAuth, id: string): Promise<SessionDto> {
+    const s = await this.sessions.find(this.db.manager, auth.clubId, id);
+    if (!s) throw notFound('Session');
+    return mapSession(s);
+  }
+
+  async list(auth: KeyAuth, status: 'open' | 'closed' | undefined, limit: number, cursor?: string): Promise<Page<SessionDto>> {
+    const after = decodeCursor(cursor, ['string']);
+    const rows = await this.sessions.list(this.db.manager, auth.clubId, status, (after?.[0] as string) ?? null, limit);
+    return toPage(rows, limit, (s) => [s.id], mapSession);
+  }
+
+  update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateSessionDto): Promise<SessionDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const s = await this.sessions.lock(m, auth.clubId, id);
+      if (!s) throw notFound('Session');
+      checkVersion(ifMatch, s.version);
+      if (dto.rakePercent !== undefined && s.status === 'closed') {
+        throw new ApiError(ErrorCode.SESSION_CLOSED, 'The session is closed; its rake can no longer change.', { rule: 'R6.7' });
+      }
+      const changes: Partial<SessionEntity> = {};
+      if (dto.name !== undefined) changes.name = dto.name;
+      if (dto.startsAt !== undefined) changes.startsAt = dto.startsAt === null ? null : new Date(dto.startsAt);
+      if (dto.rakePercent !== undefined) changes.rakeBp = toBasisPoints(dto.rakePercent);
+      return mapSession(await this.sessions.update(m, s, changes));
+    });
+  }
+
+  /** R6.7: closing is refused while a game is unfinished; closing twice changes nothing. */
+  close(cmd: CommandContext, auth: KeyAuth, id: string): Promise<SessionDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const s = await this.sessions.lock(m, auth.clubId, id);
+      if (!s) throw notFound('Session');
+      if (s.status === 'closed') return mapSession(s);
+      return mapSession(await this.sessions.update(m, s, { status: 'closed', closedAt: () => 'now()' } as never));
+    });
+  }
+}
