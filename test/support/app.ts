@@ -1,0 +1,126 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+
+const ROOT = join(__dirname, '..', '..');
+export const MAIN = join(ROOT, 'dist', 'src', 'main.js');
+
+/** A fresh database cloned from the migrated template (retried while the template is busy). */
+export async function cloneDatabase(): Promise<{ name: string; url: string }> {
+  const adminUrl = process.env.TEST_PG_ADMIN_URL!;
+  const name = `bgtest_${process.env.TEST_RUN_ID}_${randomBytes(5).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${process.env.TEST_PG_TEMPLATE}"`);
+        break;
+      } catch (e) {
+        if ((e as { code?: string }).code !== '55006' || attempt > 50) throw e;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return { name, url: u.toString() };
+}
+
+export interface RunningApp {
+  url: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/** Starts `node dist/src/main.js` and waits until it prints the URL it listens on. */
+export function startProcess(env: Record<string, string>, timeoutMs = 30000): Promise<RunningApp> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`the app did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          proc,
+          output: () => out,
+          stop: (signal = 'SIGTERM') =>
+            new Promise((done) => {
+              if (proc.exitCode !== null) return done(proc.exitCode);
+              proc.once('exit', (code) => done(code));
+              proc.kill(signal);
+            }),
+        });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the app exited with ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+export interface TestApp {
+  url: string;
+  adminToken: string;
+  dbUrl: string;
+  http: () => ReturnType<typeof request>;
+  sql: <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+  app: RunningApp;
+  close: () => Promise<void>;
+}
+
+/** The real app, in its own process, on its own database. */
+export async function startApp(extraEnv: Record<string, string> = {}): Promise<TestApp> {
+  const db = await cloneDatabase();
+  const adminToken = `test-operator-${randomBytes(12).toString('hex')}`;
+  const app = await startProcess({
+    DATABASE_URL: db.url,
+    ADMIN_TOKEN: adminToken,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  });
+  const client = new Client({ connectionString: db.url });
+  await client.connect();
+  return {
+    url: app.url,
+    adminToken,
+    dbUrl: db.url,
+    http: () => request(app.url),
+    sql: async (text, params) => (await client.query(text, params as unknown[])).rows,
+    app,
+    close: async () => {
+      await client.end().catch(() => undefined);
+      await app.stop();
+    },
+  };
+}
+
+/** Creates a club through the API and answers its id and owner token. */
+export async function newClub(t: TestApp, name = 'Test club', currency = 'USD'): Promise<{ clubId: string; owner: string }> {
+  const res = await t.http().post('/v1/clubs').set('authorization', `Bearer ${t.adminToken}`).send({ name, currency });
+  if (res.status !== 201) throw new Error(`club creation failed: ${res.status} ${res.text}`);
+  return { clubId: res.body.club.id, owner: res.body.apiKey.token };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,27 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Client } from 'pg';
+import type { EmbeddedServer } from '../../src/db/embedded';
+
+/** Drops this run's databases (a shared DATABASE_URL server stays clean) and stops the embedded server. */
+export default async function globalTeardown(): Promise<void> {
+  const adminUrl = process.env.TEST_PG_ADMIN_URL;
+  const runId = process.env.TEST_RUN_ID;
+  if (adminUrl && runId) {
+    const admin = new Client({ connectionString: adminUrl });
+    try {
+      await admin.connect();
+      const dbs = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`bgtest_${runId}_%`]);
+      for (const { datname } of dbs.rows) {
+        await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
+      }
+    } finally {
+      await admin.end().catch(() => undefined);
+    }
+  }
+  const embedded = (globalThis as Record<string, unknown>).__BG_EMBEDDED__ as { server: EmbeddedServer; dir: string } | undefined;
+  if (embedded) {
+    await embedded.server.stop();
+    rmSync(dirname(embedded.dir), { recursive: true, force: true });
+  }
+}
