@@ -1,0 +1,19 @@
+/**
+ * Helpers shared by the domain's *.spec.ts files (not used by production code).
+ */
+import { RuleViolation } from './errors';
+
+/** Runs `fn`, expects a RuleViolation with this code and rule id, and returns it. */
+export function expectRefusal(fn: () => unknown, code: string, rule: string | null): RuleViolation {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  if (!(caught instanceof RuleViolation)) {
+    throw new Error(`expected RuleViolation ${code} (${String(rule)}), got ${caught === undefined ? 'no error' : String(caught)}`);
+  }
+  expect({ code: caught.code, rule: caught.rule }).toEqual({ code, rule });
+  return caught;
+}

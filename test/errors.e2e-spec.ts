@@ -1,0 +1,172 @@
+import { createServer, Server, Socket } from 'node:net';
+import { bearer, cloneDatabase, newClub, startApp, startProcess, TestApp } from './support/app';
+
+const countPlayers = async (t: TestApp) => Number((await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM players'))[0].n);
+
+describe('errors: problem+json, and bad input changes nothing', () => {
+  let t: TestApp;
+  let owner: string;
+
+  beforeAll(async () => {
+    t = await startApp();
+    ({ owner } = await newClub(t));
+  });
+  afterAll(() => t.close());
+
+  const post = (body: string, type = 'application/json') =>
+    t.http().post('/v1/players').set(bearer(owner)).set('content-type', type).send(body);
+
+  it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
+    const res = await post('{"name": "Anna"');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.body).toMatchObject({ code: 'MALFORMED_JSON', status: 400, instance: '/v1/players', requestId: res.headers['x-request-id'] });
+    expect(await countPlayers(t)).toBe(0);
+  });
+
+  it('refuses unknown, missing and mistyped fields with 400 and every field named', async () => {
+    const unknown = await post(JSON.stringify({ name: 'Anna', handicap: 3 }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('VALIDATION_FAILED');
+    expect(unknown.body.errors).toEqual([{ field: 'handicap', message: 'unknown field handicap' }]);
+
+    const missing = await post('{}');
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors.map((e: { field: string }) => e.field)).toEqual(['name']);
+
+    const typed = await post(JSON.stringify({ name: 42, experience: 1.5, rating: 'high' }));
+    expect(typed.status).toBe(400);
+    expect(typed.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['experience', 'name', 'rating']);
+
+    const notObject = await post('[1,2]');
+    expect(notObject.status).toBe(400);
+    const proto = await post('{"name":"x","__proto__":{"admin":true}}');
+    expect(proto.status).toBe(400);
+    const empty = await t.http().post('/v1/players').set(bearer(owner));
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors.map((e: { field: string }) => e.field)).toEqual(['name']);
+    expect(await countPlayers(t)).toBe(0);
+  });
+
+  it('refuses numbers past 2^53 − 1 and other out-of-range values', async () => {
+    const huge = await post('{"name":"Big","experience":9007199254740993}');
+    expect(huge.status).toBe(400);
+    const neg = await post('{"name":"Neg","experience":-1}');
+    expect(neg.status).toBe(400);
+    const longName = await post(JSON.stringify({ name: 'x'.repeat(101) }));
+    expect(longName.status).toBe(400);
+    expect(await countPlayers(t)).toBe(0);
+  });
+
+  it('answers a body over 1 MiB with 413 and a body that is not JSON with 415', async () => {
+    const big = await post(JSON.stringify({ name: 'x'.repeat(1024 * 1024) }));
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
+    const text = await post('name=Anna', 'text/plain');
+    expect(text.status).toBe(415);
+    expect(text.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(await countPlayers(t)).toBe(0);
+  });
+
+  it('answers an unknown route with a 404 problem', async () => {
+    const res = await t.http().get('/v1/nothing-here').set(bearer(owner));
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('keeps the caller\'s X-Request-Id', async () => {
+    const res = await t.http().get('/v1/club').set(bearer(owner)).set('x-request-id', 'scorer-app-42');
+    expect(res.headers['x-request-id']).toBe('scorer-app-42');
+  });
+
+  it('answers a failure of ours with 500, a request id and no internals', async () => {
+    // Break this file's own database under the running app.
+    await t.sql('ALTER TABLE players RENAME TO players_gone');
+    const res = await t.http().get('/v1/players').set(bearer(owner));
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      type: 'urn:bgclub:problem:internal-error',
+      title: 'Internal Server Error',
+      status: 500,
+      code: 'INTERNAL_ERROR',
+      detail: expect.stringContaining(res.headers['x-request-id']),
+      requestId: res.headers['x-request-id'],
+      instance: '/v1/players',
+    });
+    expect(res.text).not.toMatch(/players_gone|SELECT|relation|at .*\.js/);
+    await t.sql('ALTER TABLE players_gone RENAME TO players');
+  });
+});
+
+/** A TCP relay between the app and PostgreSQL that the test can cut and restore. */
+class Relay {
+  private server: Server | null = null;
+  private sockets = new Set<Socket>();
+  constructor(private readonly target: { host: string; port: number }) {}
+  port = 0;
+
+  async open(port = 0): Promise<number> {
+    this.server = createServer((client) => {
+      const upstream = new Socket();
+      upstream.connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', () => r()));
+    this.port = (this.server.address() as { port: number }).port;
+    return this.port;
+  }
+
+  async cut(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.server = null;
+  }
+}
+
+describe('database unreachable: 503, then recovery', () => {
+  it('answers 503 DATABASE_UNAVAILABLE quickly while the database is gone, and recovers by itself', async () => {
+    const db = await cloneDatabase();
+    const target = new URL(db.url);
+    const relay = new Relay({ host: target.hostname, port: Number(target.port) });
+    const port = await relay.open();
+    const viaRelay = new URL(db.url);
+    viaRelay.port = String(port);
+    const adminToken = 'relay-test-operator-token';
+    const app = await startProcess({ DATABASE_URL: viaRelay.toString(), ADMIN_TOKEN: adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'fatal' });
+    const request = (await import('supertest')).default;
+    try {
+      const club = await request(app.url).post('/v1/clubs').set(bearer(adminToken)).send({ name: 'Relay club' });
+      expect(club.status).toBe(201);
+      const key = club.body.apiKey.token;
+
+      await relay.cut();
+      const started = Date.now();
+      const down = await request(app.url).get('/v1/players').set(bearer(key));
+      expect(down.status).toBe(503);
+      expect(down.body.code).toBe('DATABASE_UNAVAILABLE');
+      expect(down.headers['retry-after']).toBeDefined();
+      const health = await request(app.url).get('/health');
+      expect(health.status).toBe(503);
+      expect(health.body).toEqual({ status: 'unavailable', database: 'down' });
+      expect(Date.now() - started).toBeLessThan(8000);
+
+      await relay.open(port);
+      let back = 0;
+      for (let i = 0; i < 50 && back !== 200; i++) {
+        back = (await request(app.url).get('/v1/players').set(bearer(key))).status;
+        if (back !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(back).toBe(200);
+      expect((await request(app.url).get('/health')).body).toEqual({ status: 'ok', database: 'up' });
+    } finally {
+      await relay.cut();
+      await app.stop();
+    }
+  });
+});
