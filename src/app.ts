@@ -39,6 +39,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   const fastify = app.getHttpAdapter().getInstance();
   // JSON bodies: an empty body counts as none; prototype poisoning is refused.
   const json = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeAllContentTypeParsers();
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) return done(null, undefined);
     return json(req, body as string, done);

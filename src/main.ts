@@ -53,11 +53,13 @@ async function main(): Promise<void> {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  console.log(`Backgammon club API listening on http://${shown}:${port}`);
-  console.log(`Interactive docs: http://${shown}:${port}/docs   OpenAPI: http://${shown}:${port}/openapi.json`);
+  const lines: string[] = [];
   if (config.adminTokenGenerated) {
-    console.log(`Operator token (ADMIN_TOKEN, kept in ${join(config.dataDir, 'admin-token')}): ${config.adminToken}`);
+    lines.push(`Operator token (ADMIN_TOKEN, kept in ${join(config.dataDir, 'admin-token')}): ${config.adminToken}`);
   }
+  lines.push(`Backgammon club API listening on http://${shown}:${port}`);
+  lines.push(`Interactive docs: http://${shown}:${port}/docs   OpenAPI: http://${shown}:${port}/openapi.json`);
+  console.log(lines.join('\n'));
 
   // Idempotency records are kept for the configured window, then forgotten.
   const db = app.get(Db);

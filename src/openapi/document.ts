@@ -20,7 +20,8 @@ function addStandardProblems(doc: OpenAPIObject): void {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, raw] of Object.entries(item)) {
       if (!['get', 'post', 'patch', 'put', 'delete'].includes(method)) continue;
-      const op = raw as Op;
+      const op = raw as Op & { summary?: string; description?: string };
+      if (!op.description && op.summary) op.description = `${op.summary}.`;
       const r = op.responses;
       const add = (status: number, description: string) => {
         r[String(status)] ??= problem(description);
@@ -92,6 +93,10 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .setLicense('UNLICENSED', 'https://choosealicense.com/no-permission/')
     .addServer('/', 'This server')
+    .addTag('Service', 'Health and documents.')
+    .addTag('Clubs and keys', 'Clubs (created by the operator) and their API keys.')
+    .addTag('Players', 'The club\'s players.')
+    .addTag('Sessions', 'Club meetings: money, ledger and settlement (R6).')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…) or, for POST /v1/clubs, the operator token.' }, 'bearer')
     .build();
   const doc = SwaggerModule.createDocument(app, config, {

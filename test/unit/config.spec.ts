@@ -1,0 +1,41 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('loadConfig', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('defaults to port 3000, the embedded database and a generated operator token kept under .data', () => {
+    const c = loadConfig({ DATA_DIR: dir });
+    expect(c).toMatchObject({ port: 3000, databaseUrl: null, logLevel: 'info', embeddedPgPort: 54329, adminTokenGenerated: true });
+    expect(c.adminToken).toMatch(/^bgop_[A-Za-z0-9_-]{43}$/);
+    expect(readFileSync(join(dir, 'admin-token'), 'utf8').trim()).toBe(c.adminToken);
+    expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).adminToken).toBe(c.adminToken);
+  });
+
+  it('reports every bad value at once', () => {
+    try {
+      loadConfig({ PORT: '70000', DATABASE_URL: 'nonsense', LOG_LEVEL: 'loud', IDEMPOTENCY_TTL_HOURS: '1', DATA_DIR: dir });
+      throw new Error('expected a ConfigError');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const problems = (e as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/PORT must be a whole number from 0 to 65535/);
+      expect(problems).toMatch(/DATABASE_URL is not a valid URL/);
+      expect(problems).toMatch(/LOG_LEVEL must be one of/);
+      expect(problems).toMatch(/IDEMPOTENCY_TTL_HOURS must be a whole number from 24/);
+      expect(problems).toMatch(/ADMIN_TOKEN is required/);
+    }
+  });
+
+  it('uses DATABASE_URL and ADMIN_TOKEN when given', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234', PORT: '8080' });
+    expect(c).toMatchObject({ databaseUrl: 'postgres://postgres@127.0.0.1:5432/club', adminToken: 'operator-token-1234', port: 8080, adminTokenGenerated: false });
+  });
+});
