@@ -1,4 +1,5 @@
 import { Skeleton1764547200000 } from './1764547200000-Skeleton';
+import { Tables1764633600000 } from './1764633600000-Tables';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
-export const MIGRATIONS = [Skeleton1764547200000];
+export const MIGRATIONS = [Skeleton1764547200000, Tables1764633600000];

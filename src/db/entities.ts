@@ -3,6 +3,8 @@ import { ClubEntity } from '../clubs/club.entity';
 import { IdempotencyKeyEntity, OperatorIdempotencyKeyEntity } from '../common/idempotency.entity';
 import { PlayerEntity } from '../players/player.entity';
 import { SessionEntity } from '../sessions/session.entity';
+import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
+import { GameEntity, TableEntity, TablePlayerEntity } from '../tables/table.entity';
 
 /** Every entity; a test checks them against the schema the migrations build. */
 export const ENTITIES = [
@@ -12,6 +14,10 @@ export const ENTITIES = [
   SessionEntity,
   IdempotencyKeyEntity,
   OperatorIdempotencyKeyEntity,
+  TableEntity,
+  TablePlayerEntity,
+  GameEntity,
+  LedgerEntryEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { uuid7 } from '../common/uuid';
+import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
+
+export interface NewEntry {
+  from: string;
+  to: string;
+  amountMinor: number;
+  kind: LedgerKind;
+}
+
+type Row = Record<string, unknown>;
+
+/** Ledger amounts are BIGINT; they leave the database as safe integers or not at all. */
+export function minorFromDb(v: unknown): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new Error(`amount ${String(v)} is beyond 2^53 - 1`);
+  return n;
+}
+
+const mapEntry = (r: Row): LedgerEntryEntity => ({
+  clubId: r.club_id as string,
+  id: r.id as string,
+  sessionId: r.session_id as string,
+  tableId: r.table_id as string,
+  gameNo: (r.game_no as number | null) ?? null,
+  fromParty: r.from_party as string,
+  toParty: r.to_party as string,
+  amountMinor: String(r.amount_minor),
+  kind: r.kind as LedgerKind,
+  createdAt: r.created_at as Date,
+});
+
+/** The append-only ledger (R6.3): inserts and reads, never updates or deletes. */
+@Injectable()
+export class LedgerRepository {
+  async post(m: EntityManager, clubId: string, sessionId: string, tableId: string, gameNo: number | null, entries: NewEntry[], at: Date): Promise<LedgerEntryEntity[]> {
+    if (entries.length === 0) return [];
+    const rows = entries.map((e) => ({ id: uuid7(), ...e }));
+    const params: unknown[] = [clubId, sessionId, tableId, gameNo, at];
+    const values = rows
+      .map((e) => `($1, $${params.push(e.id)}, $2, $3, $4, $${params.push(e.from)}, $${params.push(e.to)}, $${params.push(e.amountMinor)}, $${params.push(e.kind)}, $5)`)
+      .join(', ');
+    const inserted = await m.query(
+      `INSERT INTO ledger_entries (club_id, id, session_id, table_id, game_no, from_party, to_party, amount_minor, kind, created_at) VALUES ${values} RETURNING *`,
+      params,
+    );
+    return inserted.map(mapEntry);
+  }
+
+  async forGame(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<LedgerEntryEntity[]> {
+    const rows = await m.query(
+      `SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no = $3 ORDER BY id`,
+      [clubId, tableId, gameNo],
+    );
+    return rows.map(mapEntry);
+  }
+
+  /** Every player's (and the house's) net at a table: received − paid, voids included. */
+  async tableNets(m: EntityManager, clubId: string, tableId: string): Promise<Map<string, number>> {
+    const rows = await m.query(
+      `SELECT party, sum(amount)::text AS net FROM (
+         SELECT to_party AS party, amount_minor AS amount FROM ledger_entries WHERE club_id = $1 AND table_id = $2
+         UNION ALL
+         SELECT from_party, -amount_minor FROM ledger_entries WHERE club_id = $1 AND table_id = $2
+       ) x GROUP BY party`,
+      [clubId, tableId],
+    );
+    return new Map(rows.map((r: Row) => [r.party as string, minorFromDb(r.net)]));
+  }
+
+  async list(m: EntityManager, clubId: string, sessionId: string, after: string | null, limit: number): Promise<LedgerEntryEntity[]> {
+    const rows = await m.query(
+      `SELECT * FROM ledger_entries WHERE club_id = $1 AND session_id = $2 AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4`,
+      [clubId, sessionId, after, limit + 1],
+    );
+    return rows.map(mapEntry);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Glue between stored tables and the pure rules of src/domain: which game comes next,
+ * how an action log replays, and what a finished game posts to the ledger. No I/O.
+ */
+import { applyAction, GameAction, GameSetup, GameState, newGame, replay } from '../domain/game';
+import { createMatch, MatchEvent, MatchScore, MatchSetup, nextMatchGameSetup, scoreMatch } from '../domain/match';
+import { createMoneyTable, moneyGameSetup, MoneyTable } from '../domain/money-game';
+import { matchStakePayouts, moneyGamePayouts, Payout } from '../domain/payouts';
+import { rakeFor } from '../domain/settlement';
+import type { SideIndex } from '../domain/types';
+import type { LedgerKind } from '../ledger/ledger-entry.entity';
+
+export interface Posting extends Payout {
+  kind: LedgerKind;
+}
+
+/** A penalty as kept in a match's state (R3.6). */
+export interface StoredPenalty {
+  seq: number;
+  side: SideIndex;
+  points: number;
+  reason: string;
+  /** The number of the last game started before it (0: before the first game). */
+  afterGameNo: number;
+  at: string;
+}
+
+export interface FinishedGameRow {
+  gameNo: number;
+  winnerSide: SideIndex;
+  points: number;
+}
+
+export interface MatchTableSetup {
+  sides: [string[], string[]];
+  target: number;
+  rules: MatchSetup['rules'];
+  hasCube: boolean;
+}
+
+/** The match's history in play order: finished games and penalties (R3.4, R3.6). */
+export function matchHistory(games: FinishedGameRow[], penalties: StoredPenalty[]): MatchEvent[] {
+  const keyed: Array<{ key: [number, number, number]; event: MatchEvent }> = [
+    ...games.map((g) => ({ key: [g.gameNo, 0, 0] as [number, number, number], event: { kind: 'game' as const, winnerSide: g.winnerSide, points: g.points, gameNo: g.gameNo } })),
+    ...penalties.map((p) => ({ key: [p.afterGameNo, 1, p.seq] as [number, number, number], event: { kind: 'penalty' as const, side: p.side, points: p.points } })),
+  ];
+  keyed.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+  return keyed.map((k) => k.event);
+}
+
+export function matchSetupOf(setup: MatchTableSetup): MatchSetup {
+  return { sides: setup.sides, target: setup.target, rules: setup.rules, hasCube: setup.hasCube };
+}
+
+export function scoreOf(setup: MatchTableSetup, games: FinishedGameRow[], penalties: StoredPenalty[]): MatchScore {
+  return scoreMatch(matchSetupOf(setup), matchHistory(games, penalties));
+}
+
+/** R3.1–R3.8: validates a new match; the domain refuses with the rule id. */
+export function newMatchSetup(input: { sides: string[][]; target: number; rules?: Record<string, unknown> }): MatchTableSetup {
+  const m = createMatch({ sides: input.sides, target: input.target, rules: input.rules ?? null });
+  return { sides: [[...m.sides[0]], [...m.sides[1]]], target: m.target, rules: m.rules, hasCube: m.hasCube };
+}
+
+export function newMoneySetup(input: { players: string[]; stakeMinor: number; rules?: Record<string, unknown> }): MoneyTable {
+  return createMoneyTable({ players: input.players, stakeMinor: input.stakeMinor, rules: input.rules ?? null });
+}
+
+/** The setup of the next match game, from the score (Crawford R3.4, dead cube R3.5, no game after the end R3.2). */
+export function nextMatchGame(setup: MatchTableSetup, score: MatchScore): GameSetup {
+  return nextMatchGameSetup(matchSetupOf(setup), score);
+}
+
+export function nextMoneyGame(table: MoneyTable): GameSetup {
+  return moneyGameSetup(table);
+}
+
+export const startGame = (setup: GameSetup, automaticDoubles: number): GameState => newGame(setup, automaticDoubles);
+export const applyGameAction = (setup: GameSetup, state: GameState, action: GameAction): GameState => applyAction(setup, state, action);
+export const replayGame = (setup: GameSetup, actions: GameAction[], automaticDoubles: number): GameState => replay(setup, actions, automaticDoubles);
+
+/**
+ * R4.2 + R6.4: the loser pays the winner stake × points; the winner pays the rake of
+ * his net for the game to the house.
+ */
+export function moneyPostings(state: GameState, stakeMinor: number, rakeBp: number): Posting[] {
+  const payouts = moneyGamePayouts(state, stakeMinor);
+  return [...payouts.map((p) => ({ ...p, kind: 'game' as const })), ...rakePostings(payouts, rakeBp)];
+}
+
+/** R6.4: a percentage of each winner's net for the game, rounded down, to "house". */
+export function rakePostings(payouts: Payout[], rakeBp: number): Posting[] {
+  if (rakeBp === 0) return [];
+  const net = new Map<string, bigint>();
+  for (const p of payouts) {
+    net.set(p.to, (net.get(p.to) ?? 0n) + BigInt(p.amountMinor));
+    net.set(p.from, (net.get(p.from) ?? 0n) - BigInt(p.amountMinor));
+  }
+  const out: Posting[] = [];
+  for (const [party, n] of [...net.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (n <= 0n) continue;
+    const rake = rakeFor(Number(n), rakeBp);
+    if (rake > 0) out.push({ from: party, to: 'house', amountMinor: rake, kind: 'rake' });
+  }
+  return out;
+}
+
+/** R3.8: the match's stake, paid by the losing side to the winning side when it ends. */
+export function matchStakePostings(setup: MatchTableSetup, winnerSide: SideIndex, stakeMinor: number | null): Posting[] {
+  if (!stakeMinor) return [];
+  return matchStakePayouts(setup.sides, winnerSide, stakeMinor).map((p) => ({ ...p, kind: 'match-stake' as const }));
+}
