@@ -21,6 +21,13 @@ import { PlayersService } from './players/players.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
+import { LedgerRepository } from './ledger/ledger.repository';
+import { MatchGamesController, MoneyGamesGamesController } from './tables/games.controller';
+import { GamesService } from './tables/games.service';
+import { SessionGate } from './tables/table-context';
+import { MatchesController, MoneyGamesController } from './tables/tables.controller';
+import { TablesRepository } from './tables/tables.repository';
+import { TablesService } from './tables/tables.service';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -57,7 +64,16 @@ export class AppModule {
           retryAttempts: 0,
         }),
       ],
-      controllers: [HealthController, ClubsController, PlayersController, SessionsController],
+      controllers: [
+        HealthController,
+        ClubsController,
+        PlayersController,
+        SessionsController,
+        MatchesController,
+        MatchGamesController,
+        MoneyGamesController,
+        MoneyGamesGamesController,
+      ],
       providers: [
         { provide: CONFIG, useValue: o.config },
         { provide: APP_GUARD, useClass: AuthGuard },
@@ -71,6 +87,11 @@ export class AppModule {
         PlayersService,
         SessionsRepository,
         SessionsService,
+        SessionGate,
+        TablesRepository,
+        LedgerRepository,
+        TablesService,
+        GamesService,
       ],
     };
   }

@@ -57,6 +57,14 @@ export class LedgerRepository {
     return rows.map(mapEntry);
   }
 
+  async forGames(m: EntityManager, clubId: string, tableId: string, fromGameNo: number, toGameNo: number): Promise<LedgerEntryEntity[]> {
+    const rows = await m.query(
+      `SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no BETWEEN $3 AND $4 ORDER BY id`,
+      [clubId, tableId, fromGameNo, toGameNo],
+    );
+    return rows.map(mapEntry);
+  }
+
   /** Every player's (and the house's) net at a table: received − paid, voids included. */
   async tableNets(m: EntityManager, clubId: string, tableId: string): Promise<Map<string, number>> {
     const rows = await m.query(

@@ -97,6 +97,8 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addTag('Clubs and keys', 'Clubs (created by the operator) and their API keys.')
     .addTag('Players', 'The club\'s players.')
     .addTag('Sessions', 'Club meetings: money, ledger and settlement (R6).')
+    .addTag('Matches', 'Match play to odd targets with the Crawford rule (R3).')
+    .addTag('Money games', 'Two-player money play at a stake per point (R4).')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…) or, for POST /v1/clubs, the operator token.' }, 'bearer')
     .build();
   const doc = SwaggerModule.createDocument(app, config, {

@@ -10,6 +10,7 @@ import { CommandContext, Db, Replayed } from '../db/db.service';
 import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
 import { SessionsRepository } from './sessions.repository';
+import { TablesRepository } from '../tables/tables.repository';
 
 export function mapSession(s: SessionEntity): SessionDto {
   return {
@@ -35,6 +36,7 @@ export class SessionsService {
     private readonly db: Db,
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
+    private readonly tables: TablesRepository,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {
@@ -94,6 +96,14 @@ export class SessionsService {
       const s = await this.sessions.lock(m, auth.clubId, id);
       if (!s) throw notFound('Session');
       if (s.status === 'closed') return mapSession(s);
+      const busy = await this.tables.gamesInProgress(m, auth.clubId, id);
+      if (busy.length) {
+        throw new ApiError(
+          ErrorCode.GAMES_IN_PROGRESS,
+          `Finish or abandon the games still in progress before closing (R6.7): ${busy.map((b) => `${b.kind} ${b.tableId} game ${b.gameNo}`).join('; ')}`,
+          { rule: 'R6.7' },
+        );
+      }
       return mapSession(await this.sessions.update(m, s, { status: 'closed', closedAt: () => 'now()' } as never));
     });
   }

@@ -116,7 +116,7 @@ export interface StoredAction {
   type: 'double' | 'take' | 'pass' | 'beaver' | 'raccoon' | 'finish';
   by?: string;
   cube?: string | null;
-  cubes?: string[] | null;
+  cubes?: string[];
   winner?: string;
   result?: 'single' | 'gammon' | 'backgammon';
   resigned?: boolean;

@@ -39,6 +39,11 @@ const mapGame = (r: Row): GameEntity => ({
   version: r.version as number,
 });
 
+/** TypeORM answers UPDATE … RETURNING as [rows, count] and SELECT/INSERT as rows. */
+function updatedRows(res: unknown): Row[] {
+  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as Row[];
+}
+
 export interface TableFilter {
   sessionId?: string;
   playerId?: string;
@@ -90,13 +95,13 @@ export class TablesRepository {
 
   /** Saves the table's mutable part and bumps its version (the row is locked). */
   async save(m: EntityManager, t: TableEntity): Promise<TableEntity> {
-    const rows = await m.query(
+    const rows = updatedRows(await m.query(
       `UPDATE game_tables SET status = $3, state = $4, next_game_no = $5, current_game_no = $6, version = version + 1, updated_at = now()
         WHERE club_id = $1 AND id = $2 AND version = $7 RETURNING version, updated_at`,
       [t.clubId, t.id, t.status, t.state, t.nextGameNo, t.currentGameNo, t.version],
-    );
+    ));
     if (rows.length !== 1) throw new Error('table changed under its lock');
-    return { ...t, version: rows[0].version, updatedAt: rows[0].updated_at };
+    return { ...t, version: rows[0].version as number, updatedAt: rows[0].updated_at as Date };
   }
 
   async insertGame(m: EntityManager, g: GameEntity): Promise<void> {
@@ -108,14 +113,14 @@ export class TablesRepository {
   }
 
   async saveGame(m: EntityManager, g: GameEntity): Promise<GameEntity> {
-    const rows = await m.query(
+    const rows = updatedRows(await m.query(
       `UPDATE games SET status = $4, actions = $5, result = $6, points = $7, winner_side = $8, ended_at = $9,
               voided_at = $10, void_reason = $11, voided_by = $12, version = version + 1
         WHERE club_id = $1 AND table_id = $2 AND game_no = $3 AND version = $13 RETURNING version`,
       [g.clubId, g.tableId, g.gameNo, g.status, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.endedAt, g.voidedAt, g.voidReason, g.voidedBy, g.version],
-    );
+    ));
     if (rows.length !== 1) throw new Error('game changed under its table lock');
-    return { ...g, version: rows[0].version };
+    return { ...g, version: rows[0].version as number };
   }
 
   async game(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<GameEntity | null> {

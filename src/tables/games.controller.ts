@@ -1,0 +1,117 @@
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Type } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiError } from '../common/api-error';
+import { ClubKey, KeyAuth, MinRole } from '../common/auth';
+import { ErrorCode } from '../common/error-codes';
+import { ApiProblem } from '../common/openapi';
+import { ListQuery, PageOf } from '../common/pagination';
+import { Command, IfMatch } from '../common/request';
+import { UuidParam } from '../common/validators';
+import type { CommandContext } from '../db/db.service';
+import { GamesService } from './games.service';
+import { TableKind } from './table.entity';
+import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
+
+const GamePage = PageOf(GameDto);
+const gameNo = () =>
+  Param(
+    'gameNo',
+    new ParseIntPipe({
+      exceptionFactory: () => new ApiError(ErrorCode.NOT_FOUND, 'Game not found'),
+    }),
+  );
+
+const RULE_422 = 'A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7).';
+
+/**
+ * The same game routes on every kind of table (API.md "Games and cube actions"):
+ * /v1/matches/{id}/games, /v1/money-games/{id}/games, /v1/chouettes/{id}/games.
+ */
+export function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<unknown> {
+  const id = () => Param('id', new UuidParam(tag));
+
+  @ApiTags(tag === 'Match' ? 'Matches' : tag === 'Money game' ? 'Money games' : 'Chouettes')
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @Controller(`v1/${path}/:id/games`)
+  class GamesController {
+    constructor(readonly games: GamesService) {}
+
+    @Post()
+    @MinRole('scorer')
+    @ApiOperation({
+      summary: `Start the next game of a ${tag.toLowerCase()}`,
+      description: 'With `actions`, the whole game is applied at once, all or nothing (recording after the fact). R6.8: one game at a time.',
+      operationId: `${path}_startGame`,
+    })
+    @ApiCreatedResponse({ type: GameDto })
+    @ApiProblem(422, RULE_422)
+    start(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: StartGameDto) {
+      return this.games.start(cmd, auth, kind, tableId, ifMatch, dto);
+    }
+
+    @Get()
+    @MinRole('viewer')
+    @ApiOperation({ summary: 'Every game of the table, in order', operationId: `${path}_listGames` })
+    @ApiOkResponse({ type: GamePage })
+    list(@ClubKey() auth: KeyAuth, @id() tableId: string, @Query() q: ListQuery) {
+      return this.games.list(auth, kind, tableId, q.limit ?? 50, q.cursor);
+    }
+
+    @Get(':gameNo')
+    @MinRole('viewer')
+    @ApiOperation({ summary: 'One game: cubes, actions, result, payouts', operationId: `${path}_getGame` })
+    @ApiOkResponse({ type: GameDto })
+    get(@ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number) {
+      return this.games.get(auth, kind, tableId, n);
+    }
+
+    @Post(':gameNo/actions')
+    @HttpCode(200)
+    @MinRole('scorer')
+    @ApiOperation({ summary: 'Record one action: double, take, pass, beaver, raccoon or finish', operationId: `${path}_act` })
+    @ApiOkResponse({ type: GameDto, description: 'The game after the action.' })
+    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
+    @ApiProblem(422, RULE_422)
+    act(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: ActionDto) {
+      return this.games.act(cmd, auth, kind, tableId, n, ifMatch, dto);
+    }
+
+    @Post(':gameNo/undo')
+    @HttpCode(200)
+    @MinRole('scorer')
+    @ApiOperation({ summary: 'Take back the last action of an unfinished game', operationId: `${path}_undo` })
+    @ApiOkResponse({ type: GameDto })
+    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
+    @ApiProblem(422, 'Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED).')
+    undo(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined) {
+      return this.games.undo(cmd, auth, kind, tableId, n, ifMatch);
+    }
+
+    @Post(':gameNo/void')
+    @HttpCode(200)
+    @MinRole('scorer')
+    @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `${path}_void` })
+    @ApiOkResponse({ type: GameDto })
+    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
+    @ApiProblem(422, 'Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3).')
+    void(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: VoidDto) {
+      return this.games.void(cmd, auth, kind, tableId, n, ifMatch, dto);
+    }
+
+    @Post(':gameNo/abandon')
+    @HttpCode(200)
+    @MinRole('scorer')
+    @ApiOperation({ summary: 'End an unfinished game with no result and no money', operationId: `${path}_abandon` })
+    @ApiOkResponse({ type: GameDto })
+    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
+    @ApiProblem(422, 'The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS).')
+    abandon(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined) {
+      return this.games.abandon(cmd, auth, kind, tableId, n, ifMatch);
+    }
+  }
+  Object.defineProperty(GamesController, 'name', { value: `${tag.replace(/\s/g, '')}GamesController` });
+  return GamesController;
+}
+
+export const MatchGamesController = gamesControllerFor('match', 'matches', 'Match');
+export const MoneyGamesGamesController = gamesControllerFor('money', 'money-games', 'Money game');

@@ -1,0 +1,327 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { checkVersion } from '../common/request';
+import { CommandContext, Db, Replayed } from '../db/db.service';
+import { refuse, RuleViolation } from '../domain/errors';
+import type { GameAction, GameSetup, GameState } from '../domain/game';
+import type { SideIndex } from '../domain/types';
+import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
+import { LedgerRepository, minorFromDb, NewEntry } from '../ledger/ledger.repository';
+import { SessionEntity } from '../sessions/session.entity';
+import {
+  applyGameAction,
+  MatchTableSetup,
+  matchStakePostings,
+  moneyPostings,
+  nextMatchGame,
+  nextMoneyGame,
+  Posting,
+  replayGame,
+  scoreOf,
+  startGame,
+  StoredPenalty,
+} from './engines';
+import { SessionGate } from './table-context';
+import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
+import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
+import { TablesRepository } from './tables.repository';
+import type { MoneyTable } from '../domain/money-game';
+
+type IfMatch = number | '*' | undefined;
+
+export const TABLE_NAMES: Record<TableKind, string> = { match: 'Match', money: 'Money game', chouette: 'Chouette' };
+
+export function toDomainAction(a: ActionDto | StoredAction): GameAction {
+  if (a.type === 'finish') {
+    return { type: 'finish', winner: a.winner as string, result: a.result as 'single', resigned: a.resigned ?? false };
+  }
+  if (a.type === 'double') return { type: 'double', by: a.by as string, ...(a.cubes ? { cubes: a.cubes } : {}) };
+  return { type: a.type, by: a.by as string, ...(a.cube ? { cube: a.cube } : {}) };
+}
+
+function stored(a: ActionDto, seq: number, at: Date): StoredAction {
+  const s: StoredAction = { seq, type: a.type, at: at.toISOString() };
+  if (a.by !== undefined) s.by = a.by;
+  if (a.cube !== undefined) s.cube = a.cube;
+  if (a.cubes !== undefined) s.cubes = a.cubes;
+  if (a.winner !== undefined) s.winner = a.winner;
+  if (a.result !== undefined) s.result = a.result;
+  if (a.type === 'finish') s.resigned = a.resigned ?? false;
+  return s;
+}
+
+/** A refusal inside a batch names the action that was refused. */
+function inBatch<T>(index: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RuleViolation) {
+      throw new RuleViolation(e.code, e.rule, `Action ${index + 1}: ${e.message}`, { ...(e.details ?? {}), actionIndex: index });
+    }
+    throw e;
+  }
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * Games on every table (R6.8 one at a time, R6.3 void, abandon): one transaction per
+ * command with the table's row locked, so two scorers on one game cannot both win.
+ */
+@Injectable()
+export class GamesService {
+  constructor(
+    private readonly db: Db,
+    private readonly tables: TablesRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly sessions: SessionGate,
+  ) {}
+
+  private async table(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string): Promise<TableEntity> {
+    const t = await this.tables.lock(m, auth.clubId, kind, id);
+    if (!t) throw notFound(TABLE_NAMES[kind]);
+    return t;
+  }
+
+  /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2). */
+  private async nextSetup(m: EntityManager, t: TableEntity): Promise<GameSetup> {
+    if (t.kind === 'match') {
+      const finished = await this.tables.finishedGames(m, t.clubId, t.id);
+      const score = scoreOf(t.setup as unknown as MatchTableSetup, finished, penaltiesOf(t));
+      return nextMatchGame(t.setup as unknown as MatchTableSetup, score);
+    }
+    if (t.kind === 'money') return nextMoneyGame(t.setup as unknown as MoneyTable);
+    throw new Error(`no engine for ${t.kind}`);
+  }
+
+  start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const t = await this.table(m, auth, kind, id);
+      checkVersion(ifMatch, t.version);
+      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
+      if (t.currentGameNo !== null) {
+        refuse('GAME_IN_PROGRESS', 'R6.8', `Game ${t.currentGameNo} is still in progress: finish, abandon or void it before the next game starts (R6.8)`);
+      }
+      const setup = await this.nextSetup(m, t);
+      const now = new Date();
+      let state = startGame(setup, dto.automaticDoubles ?? 0);
+      const actions: StoredAction[] = [];
+      (dto.actions ?? []).forEach((a, i) => {
+        state = inBatch(i, () => applyGameAction(setup, state, toDomainAction(a)));
+        actions.push(stored(a, i + 1, now));
+      });
+      const game: GameEntity = {
+        clubId: auth.clubId,
+        tableId: t.id,
+        gameNo: t.nextGameNo,
+        status: 'in-progress',
+        automaticDoubles: dto.automaticDoubles ?? 0,
+        setup: setup as unknown as Record<string, unknown>,
+        actions,
+        result: null,
+        points: null,
+        winnerSide: null,
+        startedAt: now,
+        endedAt: null,
+        voidedAt: null,
+        voidReason: null,
+        voidedBy: null,
+        version: 1,
+      };
+      t.nextGameNo += 1;
+      let posted: LedgerEntryEntity[] = [];
+      if (state.status === 'finished') {
+        posted = await this.finish(m, t, game, state, session, now);
+      } else {
+        t.currentGameNo = game.gameNo;
+      }
+      await this.tables.insertGame(m, game);
+      await this.tables.save(m, t);
+      return this.dto(game, state, posted);
+    });
+  }
+
+  act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const { t, game, setup, state, session } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
+      const next = applyGameAction(setup, state, toDomainAction(dto));
+      const now = new Date();
+      game.actions = [...game.actions, stored(dto, game.actions.length + 1, now)];
+      let posted: LedgerEntryEntity[] = [];
+      if (next.status === 'finished') {
+        posted = await this.finish(m, t, game, next, session, now);
+        t.currentGameNo = null;
+        await this.tables.save(m, t);
+      }
+      const saved = await this.tables.saveGame(m, game);
+      return this.dto(saved, next, posted);
+    });
+  }
+
+  undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const { game, setup } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
+      if (game.actions.length === 0) refuse('NOTHING_TO_UNDO', null, `Game ${gameNo} has no action to take back`);
+      game.actions = game.actions.slice(0, -1);
+      const state = replayGame(setup, game.actions.map(toDomainAction), game.automaticDoubles);
+      const saved = await this.tables.saveGame(m, game);
+      return this.dto(saved, state, []);
+    });
+  }
+
+  abandon(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const { t, game, state } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch, false);
+      game.status = 'abandoned';
+      game.endedAt = new Date();
+      t.currentGameNo = null;
+      await this.tables.save(m, t);
+      const saved = await this.tables.saveGame(m, game);
+      return this.dto(saved, state, []);
+    });
+  }
+
+  /** R6.3: reversing entries for the latest finished game; scores and seats come back. */
+  void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const t = await this.table(m, auth, kind, id);
+      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
+      const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
+      if (!game) throw notFound('Game');
+      checkVersion(ifMatch, game.version);
+      if (t.currentGameNo !== null) {
+        refuse('GAME_IN_PROGRESS', 'R6.3', `Game ${t.currentGameNo} is in progress: a game can be voided only while none is (R6.3)`);
+      }
+      if (game.status !== 'finished') {
+        refuse('GAME_NOT_FINISHED', 'R6.3', `Game ${gameNo} is ${game.status}: only a finished game can be voided (R6.3)`);
+      }
+      const latest = await this.tables.latestFinishedGameNo(m, auth.clubId, t.id);
+      if (latest !== gameNo) {
+        refuse('NOT_LATEST_GAME', 'R6.3', `Only the table's most recent finished game (game ${latest}) may be voided (R6.3)`);
+      }
+      const now = new Date();
+      const original = await this.ledger.forGame(m, auth.clubId, t.id, gameNo);
+      const reversing: NewEntry[] = original
+        .filter((e) => e.kind !== 'void')
+        .map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
+      const posted = session ? await this.ledger.post(m, auth.clubId, session.id, t.id, gameNo, reversing, now) : [];
+      game.status = 'voided';
+      game.voidedAt = now;
+      game.voidReason = dto.reason;
+      game.voidedBy = auth.keyId;
+      if (t.kind === 'match') {
+        const finished = (await this.tables.finishedGames(m, auth.clubId, t.id)).filter((g) => g.gameNo !== gameNo);
+        const score = scoreOf(t.setup as unknown as MatchTableSetup, finished, penaltiesOf(t));
+        t.status = score.status;
+      }
+      await this.tables.save(m, t);
+      const saved = await this.tables.saveGame(m, game);
+      const state = replayGame(game.setup as unknown as GameSetup, game.actions.map(toDomainAction), game.automaticDoubles);
+      return this.dto(saved, state, [...original, ...posted]);
+    });
+  }
+
+  async get(auth: KeyAuth, kind: TableKind, id: string, gameNo: number): Promise<GameDto> {
+    const m = this.db.manager;
+    const t = await this.tables.find(m, auth.clubId, kind, id);
+    if (!t) throw notFound(TABLE_NAMES[kind]);
+    const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
+    if (!game) throw notFound('Game');
+    const state = replayGame(game.setup as unknown as GameSetup, game.actions.map(toDomainAction), game.automaticDoubles);
+    return this.dto(game, state, await this.ledger.forGame(m, auth.clubId, t.id, gameNo));
+  }
+
+  async list(auth: KeyAuth, kind: TableKind, id: string, limit: number, cursor?: string): Promise<Page<GameDto>> {
+    const m = this.db.manager;
+    const t = await this.tables.find(m, auth.clubId, kind, id);
+    if (!t) throw notFound(TABLE_NAMES[kind]);
+    const after = decodeCursor(cursor, ['number']);
+    const games = await this.tables.games(m, auth.clubId, t.id, (after?.[0] as number) ?? 0, limit + 1);
+    const page = games.slice(0, limit);
+    const entries = page.length ? await this.ledger.forGames(m, auth.clubId, t.id, page[0].gameNo, page[page.length - 1].gameNo) : [];
+    return toPage(
+      games,
+      limit,
+      (g) => [g.gameNo],
+      (g) =>
+        this.dto(
+          g,
+          replayGame(g.setup as unknown as GameSetup, g.actions.map(toDomainAction), g.automaticDoubles),
+          entries.filter((e) => e.gameNo === g.gameNo),
+        ),
+    );
+  }
+
+  /** The locked table and its game in progress, replayed. */
+  private async liveGame(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, needSession = true) {
+    const t = await this.table(m, auth, kind, id);
+    const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
+    if (!game) throw notFound('Game');
+    checkVersion(ifMatch, game.version);
+    if (game.status === 'finished') {
+      refuse('GAME_FINISHED', 'R6.3', `Game ${gameNo} is finished: nothing more can happen in it; void it to correct it (R6.3)`);
+    }
+    if (game.status !== 'in-progress') refuse('GAME_NOT_IN_PROGRESS', 'R6.3', `Game ${gameNo} was ${game.status}: nothing more can happen in it`);
+    const session = needSession ? await this.sessions.openSession(m, auth.clubId, t.sessionId) : null;
+    const setup = game.setup as unknown as GameSetup;
+    const state = replayGame(setup, game.actions.map(toDomainAction), game.automaticDoubles);
+    return { t, game, setup, state, session };
+  }
+
+  /** A game has just finished: record its result, post its money (R4.2, R3.8, R6.4), end the match if it does. */
+  private async finish(m: EntityManager, t: TableEntity, game: GameEntity, state: GameState, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
+    game.status = 'finished';
+    game.endedAt = now;
+    game.result = state.result ? { ...state.result } : null;
+    game.points = state.points;
+    game.winnerSide = state.winnerSide;
+    let postings: Posting[] = [];
+    if (t.kind === 'money') {
+      const table = t.setup as unknown as MoneyTable;
+      postings = moneyPostings(state, table.stakeMinor, session?.rakeBp ?? 0);
+    } else if (t.kind === 'match') {
+      const setup = t.setup as unknown as MatchTableSetup;
+      const finished = await this.tables.finishedGames(m, t.clubId, t.id);
+      const history = [...finished.filter((g) => g.gameNo !== game.gameNo), { gameNo: game.gameNo, winnerSide: state.winnerSide as SideIndex, points: state.points as number }];
+      const score = scoreOf(setup, history, penaltiesOf(t));
+      if (score.status === 'finished' && score.winnerSide !== null) {
+        t.status = 'finished';
+        postings = matchStakePostings(setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
+      }
+    }
+    if (!session || postings.length === 0) return [];
+    return this.ledger.post(m, t.clubId, session.id, t.id, game.gameNo, postings, now);
+  }
+
+  dto(g: GameEntity, state: GameState, entries: LedgerEntryEntity[]): GameDto {
+    return {
+      gameNo: g.gameNo,
+      status: g.status,
+      crawford: state.crawford,
+      automaticDoubles: g.automaticDoubles,
+      cubes: state.cubes.map((c) => ({
+        member: c.member,
+        value: c.value,
+        owner: c.owner,
+        status: c.status,
+        pending: c.pending ? { by: c.pending.by, value: c.pending.value, kind: c.pending.kind } : null,
+      })),
+      actions: g.actions.map((a) => ({ ...a, cube: a.cube ?? null })),
+      result: g.status === 'in-progress' ? null : (state.result ? { ...state.result } : null),
+      points: state.points,
+      winnerSide: (state.winnerSide ?? null) as 0 | 1 | null,
+      payouts: entries.map((e) => ({ from: e.fromParty, to: e.toParty, amountMinor: minorFromDb(e.amountMinor), kind: e.kind })),
+      startedAt: g.startedAt.toISOString(),
+      endedAt: iso(g.endedAt),
+      voided: g.voidedAt ? { at: g.voidedAt.toISOString(), reason: g.voidReason ?? '', by: g.voidedBy ?? '' } : null,
+      version: g.version,
+    };
+  }
+}
+
+export function penaltiesOf(t: TableEntity): StoredPenalty[] {
+  return ((t.state as { penalties?: StoredPenalty[] }).penalties ?? []) as StoredPenalty[];
+}

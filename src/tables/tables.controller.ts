@@ -1,0 +1,84 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClubKey, KeyAuth, MinRole } from '../common/auth';
+import { ApiProblem } from '../common/openapi';
+import { PageOf } from '../common/pagination';
+import { Command } from '../common/request';
+import { UuidParam } from '../common/validators';
+import type { CommandContext } from '../db/db.service';
+import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
+import { TablesService } from './tables.service';
+
+const MatchPage = PageOf(MatchDto);
+const MoneyGamePage = PageOf(MoneyGameDto);
+
+@ApiTags('Matches')
+@Controller('v1/matches')
+export class MatchesController {
+  constructor(private readonly tables: TablesService) {}
+
+  @Post()
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Start a match to an odd target (R3)', description: 'Sides of one player or a pair (R3.7); rules `crawford` and `deadCube`; money-only settings must be off (R2.8).' })
+  @ApiCreatedResponse({ type: MatchDto })
+  @ApiProblem(422, 'A rule refuses it: TARGET_EVEN / TARGET_OUT_OF_RANGE (R3.1), MONEY_ONLY_SETTING (R2.8), DUPLICATE_PLAYER (R3.7), STAKE_NEEDS_SESSION (R3.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7).')
+  create(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Body() dto: CreateMatchDto) {
+    return this.tables.createMatch(cmd, auth, dto);
+  }
+
+  @Get()
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'List matches (filter by session, player, status)' })
+  @ApiOkResponse({ type: MatchPage })
+  list(@ClubKey() auth: KeyAuth, @Query() q: TableListQuery) {
+    return this.tables.listMatches(auth, q);
+  }
+
+  @Get(':id')
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'A match: score, Crawford game, games' })
+  @ApiOkResponse({ type: MatchDto })
+  get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string) {
+    return this.tables.getMatch(auth, id);
+  }
+
+  @Post(':id/penalties')
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Award penalty points to a side between games (R3.6)', description: 'May end the match, make the next game the Crawford game, or forfeit the match.' })
+  @ApiCreatedResponse({ type: MatchDto })
+  @ApiProblem(422, 'A game is in progress or the match is over (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2).')
+  penalty(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @Body() dto: PenaltyDto) {
+    return this.tables.penalty(cmd, auth, id, dto);
+  }
+}
+
+@ApiTags('Money games')
+@Controller('v1/money-games')
+export class MoneyGamesController {
+  constructor(private readonly tables: TablesService) {}
+
+  @Post()
+  @MinRole('scorer')
+  @ApiOperation({ summary: 'Open a money-game table for two players (R4)' })
+  @ApiCreatedResponse({ type: MoneyGameDto })
+  @ApiProblem(422, 'A rule refuses it: RACCOONS_NEED_BEAVERS (R2.5), INVALID_CUBE_LIMIT (R2.2), DUPLICATE_PLAYER, UNKNOWN_PLAYER, SESSION_CLOSED (R6.7).')
+  create(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Body() dto: CreateMoneyGameDto) {
+    return this.tables.createMoneyGame(cmd, auth, dto);
+  }
+
+  @Get()
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'List money-game tables (filter by session, player, status)' })
+  @ApiOkResponse({ type: MoneyGamePage })
+  list(@ClubKey() auth: KeyAuth, @Query() q: TableListQuery) {
+    return this.tables.listMoneyGames(auth, q);
+  }
+
+  @Get(':id')
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'A money-game table: nets after rake, games' })
+  @ApiOkResponse({ type: MoneyGameDto })
+  get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Money game')) id: string) {
+    return this.tables.getMoneyGame(auth, id);
+  }
+}

@@ -1,0 +1,486 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  registerDecorator,
+  ValidateNested,
+} from 'class-validator';
+import { ListQuery } from '../common/pagination';
+import { MoneyMinor, OptionalNullable } from '../common/validation';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `[[a], [b]]` or `[[a, b], [c, d]]`: two sides of one or two player ids (R3.7). */
+function IsSides() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isSides',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} must be two arrays of one or two player ids (UUIDs)` },
+      validator: {
+        validate: (v: unknown) =>
+          Array.isArray(v) &&
+          v.length === 2 &&
+          v.every((side) => Array.isArray(side) && side.length >= 1 && side.length <= 2 && side.every((p) => typeof p === 'string' && UUID_RE.test(p))),
+      },
+    });
+}
+
+// ---- rules ------------------------------------------------------------------------
+
+export class MoneyRulesDto {
+  @ApiPropertyOptional({ description: 'R1.5 Jacoby rule.', default: true })
+  @IsOptional()
+  @IsBoolean()
+  jacoby?: boolean;
+
+  @ApiPropertyOptional({ description: 'R2.4 beavers.', default: false })
+  @IsOptional()
+  @IsBoolean()
+  beavers?: boolean;
+
+  @ApiPropertyOptional({ description: 'R2.5 raccoons (need beavers).', default: false })
+  @IsOptional()
+  @IsBoolean()
+  raccoons?: boolean;
+
+  @ApiPropertyOptional({ description: 'R2.7 automatic doubles allowed per game.', default: 0, minimum: 0, maximum: 6 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  automaticDoubles?: number;
+
+  @ApiPropertyOptional({ description: 'R2.2 highest cube value, a power of two; null: no limit.', default: 64, nullable: true, type: Number })
+  @OptionalNullable()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  cubeLimit?: number | null;
+
+  @ApiPropertyOptional({ description: 'R1.2 what a backgammon counts.', enum: [2, 3], default: 3 })
+  @IsOptional()
+  @IsInt()
+  backgammonMultiplier?: number;
+}
+
+export class MatchRulesDto extends MoneyRulesDto {
+  @ApiPropertyOptional({ description: 'R3.4 Crawford rule.', default: true })
+  @IsOptional()
+  @IsBoolean()
+  crawford?: boolean;
+
+  @ApiPropertyOptional({ description: 'R3.5 dead cube: refuse a double that cannot matter, or allow it.', enum: ['refuse', 'allow'], default: 'refuse' })
+  @IsOptional()
+  @IsIn(['refuse', 'allow'])
+  deadCube?: 'refuse' | 'allow';
+}
+
+// ---- requests ---------------------------------------------------------------------
+
+export class CreateMatchDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'The session the match belongs to; needed for a stake (R3.8).' })
+  @IsOptional()
+  @IsUUID()
+  sessionId?: string;
+
+  @ApiProperty({
+    description: 'Two sides of one player each, or two pairs (consultation play, R3.7).',
+    type: 'array',
+    minItems: 2,
+    maxItems: 2,
+    items: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', format: 'uuid' } },
+    example: [['0190c3a2-0000-7000-8000-000000000001'], ['0190c3a2-0000-7000-8000-000000000002']],
+  })
+  @IsSides()
+  sides: string[][];
+
+  @ApiProperty({ description: 'An odd number from 1 to 63 (R3.1).', example: 5 })
+  @IsInt()
+  target: number;
+
+  @ApiPropertyOptional({ type: MatchRulesDto, description: 'Match settings; money-only settings must be off (R2.8).' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => MatchRulesDto)
+  rules?: MatchRulesDto;
+
+  @ApiPropertyOptional({ description: 'R3.8 entry or side bet in minor units, paid by the losing side when the match ends. Needs sessionId.', minimum: 0 })
+  @IsOptional()
+  @MoneyMinor()
+  stakeMinor?: number;
+}
+
+export class PenaltyDto {
+  @ApiProperty({ enum: [0, 1], description: 'The side the points are awarded to (R3.6).' })
+  @IsIn([0, 1])
+  side: 0 | 1;
+
+  @ApiProperty({ minimum: 1, maximum: 63, example: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(63)
+  points: number;
+
+  @ApiProperty({ maxLength: 200, example: 'Late for round 2' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  reason: string;
+}
+
+export class CreateMoneyGameDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  sessionId: string;
+
+  @ApiProperty({ type: [String], minItems: 2, maxItems: 2, description: 'The two players (R4.1).' })
+  @IsArray()
+  @ArrayMinSize(2)
+  @ArrayMaxSize(2)
+  @IsUUID(undefined, { each: true })
+  players: string[];
+
+  @ApiProperty({ description: 'Stake per point in minor units of the session currency (R4.1).', minimum: 0, example: 100 })
+  @MoneyMinor()
+  stakeMinor: number;
+
+  @ApiPropertyOptional({ type: MoneyRulesDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => MoneyRulesDto)
+  rules?: MoneyRulesDto;
+}
+
+export const ACTION_TYPES = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish'] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export class ActionDto {
+  @ApiProperty({ enum: ACTION_TYPES })
+  @IsIn(ACTION_TYPES)
+  type: ActionType;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Who acts (double and answers).' })
+  @IsOptional()
+  @IsUUID()
+  by?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Chouette: the member cubes a double addresses.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(12)
+  @IsUUID(undefined, { each: true })
+  cubes?: string[];
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Chouette: the member cube answered.' })
+  @IsOptional()
+  @IsUUID()
+  cube?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'finish: any player of the winning side.' })
+  @IsOptional()
+  @IsUUID()
+  winner?: string;
+
+  @ApiPropertyOptional({ enum: ['single', 'gammon', 'backgammon'], description: 'finish: how the game ended (R1.1).' })
+  @IsOptional()
+  @IsIn(['single', 'gammon', 'backgammon'])
+  result?: 'single' | 'gammon' | 'backgammon';
+
+  @ApiPropertyOptional({ description: 'finish: the loser resigned at that level (R1.4).', default: false })
+  @IsOptional()
+  @IsBoolean()
+  resigned?: boolean;
+}
+
+export class StartGameDto {
+  @ApiPropertyOptional({ description: 'R2.7: automatic doubles that happened on the opening roll.', minimum: 0, default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  automaticDoubles?: number;
+
+  @ApiPropertyOptional({ type: [ActionDto], description: 'The whole game at once, all or nothing (recording after the fact).' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @ValidateNested({ each: true })
+  @Type(() => ActionDto)
+  actions?: ActionDto[];
+}
+
+export class VoidDto {
+  @ApiProperty({ maxLength: 500, example: 'Wrong winner recorded' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(500)
+  reason: string;
+}
+
+export class TableListQuery extends ListQuery {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  sessionId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Tables this player sits at.' })
+  @IsOptional()
+  @IsUUID()
+  playerId?: string;
+
+  @ApiPropertyOptional({ enum: ['in-progress', 'finished'] })
+  @IsOptional()
+  @IsIn(['in-progress', 'finished'])
+  status?: 'in-progress' | 'finished';
+}
+
+// ---- responses --------------------------------------------------------------------
+
+export class PendingDto {
+  @ApiProperty({ format: 'uuid', description: 'Who made the offer.' })
+  by: string;
+
+  @ApiProperty({ description: 'What a take makes the cube.', example: 4 })
+  value: number;
+
+  @ApiProperty({ enum: ['double', 'beaver', 'raccoon'] })
+  kind: 'double' | 'beaver' | 'raccoon';
+}
+
+export class CubeDto {
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The chouette member whose cube this is; null elsewhere.' })
+  member: string | null;
+
+  @ApiProperty({ example: 2 })
+  value: number;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Who owns the cube; null while centred.' })
+  owner: string | null;
+
+  @ApiProperty({ enum: ['in-play', 'passed', 'finished'] })
+  status: 'in-play' | 'passed' | 'finished';
+
+  @ApiProperty({ type: PendingDto, nullable: true })
+  pending: PendingDto | null;
+}
+
+export class ActionRecordDto {
+  @ApiProperty({ example: 1 })
+  seq: number;
+
+  @ApiProperty({ enum: ACTION_TYPES })
+  type: ActionType;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  by?: string;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  cube: string | null;
+
+  @ApiPropertyOptional({ type: [String] })
+  cubes?: string[];
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  winner?: string;
+
+  @ApiPropertyOptional({ enum: ['single', 'gammon', 'backgammon'] })
+  result?: 'single' | 'gammon' | 'backgammon';
+
+  @ApiPropertyOptional()
+  resigned?: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+}
+
+export class ResultDto {
+  @ApiProperty({ format: 'uuid' })
+  winner: string;
+
+  @ApiProperty({ enum: ['single', 'gammon', 'backgammon'] })
+  result: 'single' | 'gammon' | 'backgammon';
+
+  @ApiProperty()
+  resigned: boolean;
+}
+
+export class PayoutDto {
+  @ApiProperty({ description: 'A player id, or "house".' })
+  from: string;
+
+  @ApiProperty({ description: 'A player id, or "house".' })
+  to: string;
+
+  @ApiProperty({ example: 400 })
+  amountMinor: number;
+
+  @ApiProperty({ enum: ['game', 'void', 'match-stake', 'rake'] })
+  kind: 'game' | 'void' | 'match-stake' | 'rake';
+}
+
+export class VoidInfoDto {
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+
+  @ApiProperty()
+  reason: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The API key that voided the game.' })
+  by: string;
+}
+
+export class GameDto {
+  @ApiProperty({ example: 3 })
+  gameNo: number;
+
+  @ApiProperty({ enum: ['in-progress', 'finished', 'voided', 'abandoned'] })
+  status: 'in-progress' | 'finished' | 'voided' | 'abandoned';
+
+  @ApiProperty({ description: 'R3.4: this is the Crawford game.' })
+  crawford: boolean;
+
+  @ApiProperty({ description: 'R2.7', example: 0 })
+  automaticDoubles: number;
+
+  @ApiProperty({ type: [CubeDto] })
+  cubes: CubeDto[];
+
+  @ApiProperty({ type: [ActionRecordDto] })
+  actions: ActionRecordDto[];
+
+  @ApiProperty({ type: ResultDto, nullable: true, description: 'How a `finish` ended the game; null in progress and after a pass.' })
+  result: ResultDto | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'What the game was worth to its winner (null in progress and in a chouette).' })
+  points: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, enum: [0, 1], description: 'Match/money: the winning side (0 or 1); chouette: 0 = box, 1 = team.' })
+  winnerSide: 0 | 1 | null;
+
+  @ApiProperty({ type: [PayoutDto], description: 'The ledger entries the game posted (stakes, rake, a match stake); reversing entries when voided.' })
+  payouts: PayoutDto[];
+
+  @ApiProperty({ format: 'date-time' })
+  startedAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  endedAt: string | null;
+
+  @ApiProperty({ type: VoidInfoDto, nullable: true })
+  voided: VoidInfoDto | null;
+
+  @ApiProperty({ example: 7 })
+  version: number;
+}
+
+export class GameSummaryDto {
+  @ApiProperty()
+  gameNo: number;
+
+  @ApiProperty({ enum: ['in-progress', 'finished', 'voided', 'abandoned'] })
+  status: GameDto['status'];
+
+  @ApiProperty()
+  crawford: boolean;
+
+  @ApiProperty({ type: ResultDto, nullable: true })
+  result: ResultDto | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  points: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, enum: [0, 1] })
+  winnerSide: 0 | 1 | null;
+
+  @ApiProperty({ format: 'date-time' })
+  startedAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  endedAt: string | null;
+}
+
+export class MatchRulesStateDto {
+  @ApiProperty() crawford: boolean;
+  @ApiProperty({ enum: ['refuse', 'allow'] }) deadCube: 'refuse' | 'allow';
+  @ApiProperty() jacoby: boolean;
+  @ApiProperty() beavers: boolean;
+  @ApiProperty() raccoons: boolean;
+  @ApiProperty() automaticDoubles: number;
+  @ApiProperty({ type: Number, nullable: true }) cubeLimit: number | null;
+  @ApiProperty({ enum: [2, 3] }) backgammonMultiplier: number;
+}
+
+export class MoneyRulesStateDto {
+  @ApiProperty() jacoby: boolean;
+  @ApiProperty() beavers: boolean;
+  @ApiProperty() raccoons: boolean;
+  @ApiProperty() automaticDoubles: number;
+  @ApiProperty({ type: Number, nullable: true }) cubeLimit: number | null;
+  @ApiProperty({ enum: [2, 3] }) backgammonMultiplier: number;
+}
+
+export class PenaltyRecordDto {
+  @ApiProperty() seq: number;
+  @ApiProperty({ enum: [0, 1] }) side: 0 | 1;
+  @ApiProperty() points: number;
+  @ApiProperty() reason: string;
+  @ApiProperty({ description: 'The number of the last game started before it.' }) afterGameNo: number;
+  @ApiProperty({ format: 'date-time' }) at: string;
+}
+
+export class MatchDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true }) sessionId: string | null;
+  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string', format: 'uuid' } } }) sides: string[][];
+  @ApiProperty() target: number;
+  @ApiProperty({ type: MatchRulesStateDto }) rules: MatchRulesStateDto;
+  @ApiProperty({ type: [Number], description: 'Real totals (R3.2).', example: [3, 4] }) score: number[];
+  @ApiProperty({ enum: ['in-progress', 'finished'] }) status: 'in-progress' | 'finished';
+  @ApiProperty({ type: Number, nullable: true, enum: [0, 1] }) winnerSide: 0 | 1 | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The Crawford game\'s number once known (R3.4).' }) crawfordGameNo: number | null;
+  @ApiProperty({ type: Number, nullable: true }) stakeMinor: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The session currency (null without a session).' }) currency: string | null;
+  @ApiProperty({ type: [PenaltyRecordDto] }) penalties: PenaltyRecordDto[];
+  @ApiProperty({ type: Number, nullable: true, description: 'The game in progress, if any.' }) currentGameNo: number | null;
+  @ApiProperty({ type: [GameSummaryDto] }) games: GameSummaryDto[];
+  @ApiProperty() version: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class MoneyGameDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) sessionId: string;
+  @ApiProperty({ type: [String] }) players: string[];
+  @ApiProperty() stakeMinor: number;
+  @ApiProperty() currency: string;
+  @ApiProperty({ type: MoneyRulesStateDto }) rules: MoneyRulesStateDto;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: 'Each player\'s net at this table, after rake (R4.2, R6.4).',
+    example: { '0190c3a2-0000-7000-8000-000000000001': 300 },
+  })
+  netMinor: Record<string, number>;
+  @ApiProperty({ enum: ['in-progress', 'finished'] }) status: 'in-progress' | 'finished';
+  @ApiProperty({ type: Number, nullable: true }) currentGameNo: number | null;
+  @ApiProperty({ type: [GameSummaryDto] }) games: GameSummaryDto[];
+  @ApiProperty() version: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
