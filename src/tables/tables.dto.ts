@@ -413,9 +413,7 @@ export class GameSummaryDto {
   endedAt: string | null;
 }
 
-export class MatchRulesStateDto {
-  @ApiProperty() crawford: boolean;
-  @ApiProperty({ enum: ['refuse', 'allow'] }) deadCube: 'refuse' | 'allow';
+export class MoneyRulesStateDto {
   @ApiProperty() jacoby: boolean;
   @ApiProperty() beavers: boolean;
   @ApiProperty() raccoons: boolean;
@@ -424,13 +422,9 @@ export class MatchRulesStateDto {
   @ApiProperty({ enum: [2, 3] }) backgammonMultiplier: number;
 }
 
-export class MoneyRulesStateDto {
-  @ApiProperty() jacoby: boolean;
-  @ApiProperty() beavers: boolean;
-  @ApiProperty() raccoons: boolean;
-  @ApiProperty() automaticDoubles: number;
-  @ApiProperty({ type: Number, nullable: true }) cubeLimit: number | null;
-  @ApiProperty({ enum: [2, 3] }) backgammonMultiplier: number;
+export class MatchRulesStateDto extends MoneyRulesStateDto {
+  @ApiProperty() crawford: boolean;
+  @ApiProperty({ enum: ['refuse', 'allow'] }) deadCube: 'refuse' | 'allow';
 }
 
 export class PenaltyRecordDto {
