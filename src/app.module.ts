@@ -22,7 +22,9 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { LedgerRepository } from './ledger/ledger.repository';
-import { MatchGamesController, MoneyGamesGamesController } from './tables/games.controller';
+import { ChouetteGamesController, MatchGamesController, MoneyGamesGamesController } from './tables/games.controller';
+import { ChouettesController } from './tables/chouettes.controller';
+import { ChouettesService } from './tables/chouettes.service';
 import { GamesService } from './tables/games.service';
 import { SessionGate } from './tables/table-context';
 import { MatchesController, MoneyGamesController } from './tables/tables.controller';
@@ -73,6 +75,8 @@ export class AppModule {
         MatchGamesController,
         MoneyGamesController,
         MoneyGamesGamesController,
+        ChouettesController,
+        ChouetteGamesController,
       ],
       providers: [
         { provide: CONFIG, useValue: o.config },
@@ -92,6 +96,7 @@ export class AppModule {
         LedgerRepository,
         TablesService,
         GamesService,
+        ChouettesService,
       ],
     };
   }

@@ -9,6 +9,33 @@ import { matchStakePayouts, moneyGamePayouts, Payout } from '../domain/payouts';
 import { rakeFor } from '../domain/settlement';
 import type { SideIndex } from '../domain/types';
 import type { LedgerKind } from '../ledger/ledger-entry.entity';
+import {
+  applyChouetteAction,
+  CaptainOutcome,
+  ChouetteGameSetup,
+  ChouetteGameState,
+  chouetteGamePayouts,
+  chouetteGameSetup,
+  ChouetteRules,
+  ChouetteRulesInput,
+  ChouetteSeating,
+  ChouetteSeats,
+  isSeated,
+  joinChouette,
+  leaveChouette,
+  newChouetteGame,
+  PlayerStake,
+  RandomInt,
+  replayChouetteGame,
+  resolveChouetteRules,
+  resolveChouetteStakes,
+  rotateAfterGame,
+  seatChouette,
+  seatedPlayers,
+  seatsAtGameStart,
+} from '../domain/chouette';
+import { HOUSE } from '../domain/settlement';
+import type { TableKind } from './table.entity';
 
 export interface Posting extends Payout {
   kind: LedgerKind;
@@ -109,4 +136,116 @@ export function rakePostings(payouts: Payout[], rakeBp: number): Posting[] {
 export function matchStakePostings(setup: MatchTableSetup, winnerSide: SideIndex, stakeMinor: number | null): Posting[] {
   if (!stakeMinor) return [];
   return matchStakePayouts(setup.sides, winnerSide, stakeMinor).map((p) => ({ ...p, kind: 'match-stake' as const }));
+}
+
+// ---------------------------------------------------------------------------
+// Chouettes (R5): the stored shapes and the adapter that lets GamesService run a
+// chouette game through the same start / apply / replay calls as a two-sided one.
+// ---------------------------------------------------------------------------
+
+/** A chouette's `setup` column: the settings and stakes fixed at creation (R5.11, R5.12). */
+export interface ChouetteTableSetup {
+  rules: ChouetteRules;
+  stakes: PlayerStake[];
+  stakeMinor: number;
+}
+
+/** A chouette's `state` column: who sits where between games (R5.1, R5.7–R5.9). */
+export interface ChouetteTableState {
+  seats: ChouetteSeats;
+}
+
+/**
+ * A chouette game's `setup` column: the seats before the game (restored by a void,
+ * R6.3), the seats it was played with (after the partner rule, R5.9) and the
+ * domain setup.
+ */
+export interface StoredChouetteGame {
+  kind: 'chouette';
+  seatsBefore: ChouetteSeats;
+  seatsAtStart: ChouetteSeats;
+  setup: ChouetteGameSetup;
+}
+
+export type AnyGameState = GameState | ChouetteGameState;
+
+/** Start, apply and replay over a game's stored `setup`, whatever the table kind. */
+export interface Engine {
+  start(setup: unknown, automaticDoubles: number): AnyGameState;
+  apply(setup: unknown, state: AnyGameState, action: GameAction): AnyGameState;
+  replay(setup: unknown, actions: GameAction[], automaticDoubles: number): AnyGameState;
+}
+
+const twoSided: Engine = {
+  start: (setup, ad) => newGame(setup as GameSetup, ad),
+  apply: (setup, state, action) => applyAction(setup as GameSetup, state as GameState, action),
+  replay: (setup, actions, ad) => replay(setup as GameSetup, actions, ad),
+};
+
+const chouetteEngine: Engine = {
+  start: (setup, ad) => newChouetteGame((setup as StoredChouetteGame).setup, ad),
+  apply: (setup, state, action) => applyChouetteAction((setup as StoredChouetteGame).setup, state as ChouetteGameState, action),
+  replay: (setup, actions, ad) => replayChouetteGame((setup as StoredChouetteGame).setup, actions, ad),
+};
+
+export function engineFor(kind: TableKind): Engine {
+  return kind === 'chouette' ? chouetteEngine : twoSided;
+}
+
+/** R5.1/R5.11/R5.12: validates a new chouette and seats it. `random` drives a shuffle. */
+export function newChouette(
+  input: { stakeMinor: number; seating: ChouetteSeating; stakes?: PlayerStake[]; rules?: Record<string, unknown> },
+  random: RandomInt,
+): { setup: ChouetteTableSetup; state: ChouetteTableState } {
+  const rules = resolveChouetteRules((input.rules ?? null) as ChouetteRulesInput | null);
+  const stakes = resolveChouetteStakes(input.stakeMinor, input.stakes ?? null);
+  const seats = seatChouette(input.seating, random);
+  return {
+    setup: { rules, stakes: [...stakes.perPlayer.entries()].map(([playerId, stakeMinor]) => ({ playerId, stakeMinor })), stakeMinor: stakes.stakeMinor },
+    state: { seats },
+  };
+}
+
+/** R5.8/R5.9: the stored setup of the chouette's next game. */
+export function nextChouetteGame(table: ChouetteTableSetup, state: ChouetteTableState): StoredChouetteGame {
+  const seatsAtStart = seatsAtGameStart(state.seats, table.rules);
+  return { kind: 'chouette', seatsBefore: state.seats, seatsAtStart, setup: chouetteGameSetup(seatsAtStart, table.rules) };
+}
+
+/** R5.5, R5.9, R5.11, R6.4: a finished chouette game's ledger entries. */
+export function chouettePostings(table: ChouetteTableSetup, game: StoredChouetteGame, state: ChouetteGameState, rakeBp: number): Posting[] {
+  const stakes = resolveChouetteStakes(table.stakeMinor, table.stakes);
+  return chouetteGamePayouts(game.setup, state, { stakes, rakeBasisPoints: rakeBp }).map((p) => ({ ...p, kind: p.to === HOUSE ? ('rake' as const) : ('game' as const) }));
+}
+
+/**
+ * Who won a chouette game for `winner_side`: 0 = box side, 1 = team. A `finish`
+ * names it; a game ended by passes counts the box's result against the captain (R5.7).
+ */
+export function chouetteWinnerSide(state: ChouetteGameState): SideIndex | null {
+  if (state.status !== 'finished') return null;
+  if (state.winnerSide !== null) return state.winnerSide === 'box' ? 0 : 1;
+  if (state.captainOutcome !== null) return state.captainOutcome === 'box' ? 0 : 1;
+  return null;
+}
+
+/** R5.7: the seats after a finished game. */
+export function chouetteSeatsAfter(game: StoredChouetteGame, state: ChouetteGameState, rules: ChouetteRules): ChouetteSeats {
+  return rotateAfterGame(game.seatsAtStart, state.captainOutcome as CaptainOutcome, rules);
+}
+
+/**
+ * R6.3: the seats after voiding a game: as before it, except that players who
+ * joined since stay (at the end of the line, in the order they sit now) and
+ * players who left since stay gone.
+ */
+export function chouetteSeatsAfterVoid(before: ChouetteSeats, now: ChouetteSeats, rules: ChouetteRules): ChouetteSeats {
+  let seats: ChouetteSeats = before;
+  for (const p of seatedPlayers(before)) {
+    if (!isSeated(now, p)) seats = leaveChouette(seats, p, rules);
+  }
+  for (const p of seatedPlayers(now)) {
+    if (!isSeated(seats, p)) seats = joinChouette(seats, p);
+  }
+  return seats;
 }

@@ -115,3 +115,4 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
 
 export const MatchGamesController = gamesControllerFor('match', 'matches', 'Match');
 export const MoneyGamesGamesController = gamesControllerFor('money', 'money-games', 'Money game');
+export const ChouetteGamesController = gamesControllerFor('chouette', 'chouettes', 'Chouette');

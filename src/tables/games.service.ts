@@ -6,24 +6,32 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { refuse, RuleViolation } from '../domain/errors';
-import type { GameAction, GameSetup, GameState } from '../domain/game';
+import type { GameAction, GameState } from '../domain/game';
 import type { SideIndex } from '../domain/types';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
 import { LedgerRepository, minorFromDb, NewEntry } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import {
-  applyGameAction,
+  AnyGameState,
+  ChouetteTableSetup,
+  ChouetteTableState,
+  chouettePostings,
+  chouetteSeatsAfter,
+  chouetteSeatsAfterVoid,
+  chouetteWinnerSide,
+  engineFor,
   MatchTableSetup,
   matchStakePostings,
   moneyPostings,
   nextMatchGame,
+  nextChouetteGame,
   nextMoneyGame,
   Posting,
-  replayGame,
   scoreOf,
-  startGame,
+  StoredChouetteGame,
   StoredPenalty,
 } from './engines';
+import type { ChouetteGameState } from '../domain/chouette';
 import { SessionGate } from './table-context';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
@@ -87,14 +95,14 @@ export class GamesService {
   }
 
   /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2). */
-  private async nextSetup(m: EntityManager, t: TableEntity): Promise<GameSetup> {
+  private async nextSetup(m: EntityManager, t: TableEntity): Promise<unknown> {
     if (t.kind === 'match') {
       const finished = await this.tables.finishedGames(m, t.clubId, t.id);
       const score = scoreOf(t.setup as unknown as MatchTableSetup, finished, penaltiesOf(t));
       return nextMatchGame(t.setup as unknown as MatchTableSetup, score);
     }
     if (t.kind === 'money') return nextMoneyGame(t.setup as unknown as MoneyTable);
-    throw new Error(`no engine for ${t.kind}`);
+    return nextChouetteGame(t.setup as unknown as ChouetteTableSetup, t.state as unknown as ChouetteTableState);
   }
 
   start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
@@ -107,10 +115,11 @@ export class GamesService {
       }
       const setup = await this.nextSetup(m, t);
       const now = new Date();
-      let state = startGame(setup, dto.automaticDoubles ?? 0);
+      const engine = engineFor(t.kind);
+      let state = engine.start(setup, dto.automaticDoubles ?? 0);
       const actions: StoredAction[] = [];
       (dto.actions ?? []).forEach((a, i) => {
-        state = inBatch(i, () => applyGameAction(setup, state, toDomainAction(a)));
+        state = inBatch(i, () => engine.apply(setup, state, toDomainAction(a)));
         actions.push(stored(a, i + 1, now));
       });
       const game: GameEntity = {
@@ -140,14 +149,14 @@ export class GamesService {
       }
       await this.tables.insertGame(m, game);
       await this.tables.save(m, t);
-      return this.dto(game, state, posted);
+      return this.dto(game, state, posted, t.kind);
     });
   }
 
   act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 200, async (m) => {
       const { t, game, setup, state, session } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
-      const next = applyGameAction(setup, state, toDomainAction(dto));
+      const next = engineFor(t.kind).apply(setup, state, toDomainAction(dto));
       const now = new Date();
       game.actions = [...game.actions, stored(dto, game.actions.length + 1, now)];
       let posted: LedgerEntryEntity[] = [];
@@ -157,7 +166,7 @@ export class GamesService {
         await this.tables.save(m, t);
       }
       const saved = await this.tables.saveGame(m, game);
-      return this.dto(saved, next, posted);
+      return this.dto(saved, next, posted, t.kind);
     });
   }
 
@@ -166,9 +175,9 @@ export class GamesService {
       const { game, setup } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
       if (game.actions.length === 0) refuse('NOTHING_TO_UNDO', null, `Game ${gameNo} has no action to take back`);
       game.actions = game.actions.slice(0, -1);
-      const state = replayGame(setup, game.actions.map(toDomainAction), game.automaticDoubles);
+      const state = engineFor(kind).replay(setup, game.actions.map(toDomainAction), game.automaticDoubles);
       const saved = await this.tables.saveGame(m, game);
-      return this.dto(saved, state, []);
+      return this.dto(saved, state, [], kind);
     });
   }
 
@@ -180,7 +189,7 @@ export class GamesService {
       t.currentGameNo = null;
       await this.tables.save(m, t);
       const saved = await this.tables.saveGame(m, game);
-      return this.dto(saved, state, []);
+      return this.dto(saved, state, [], kind);
     });
   }
 
@@ -216,11 +225,17 @@ export class GamesService {
         const finished = (await this.tables.finishedGames(m, auth.clubId, t.id)).filter((g) => g.gameNo !== gameNo);
         const score = scoreOf(t.setup as unknown as MatchTableSetup, finished, penaltiesOf(t));
         t.status = score.status;
+      } else if (t.kind === 'chouette') {
+        // R6.3: seats and partner as before the game; who joined or left since stays joined or gone.
+        const table = t.setup as unknown as ChouetteTableSetup;
+        const now = (t.state as unknown as ChouetteTableState).seats;
+        const before = (game.setup as unknown as StoredChouetteGame).seatsBefore;
+        t.state = { ...t.state, seats: chouetteSeatsAfterVoid(before, now, table.rules) };
       }
       await this.tables.save(m, t);
       const saved = await this.tables.saveGame(m, game);
-      const state = replayGame(game.setup as unknown as GameSetup, game.actions.map(toDomainAction), game.automaticDoubles);
-      return this.dto(saved, state, [...original, ...posted]);
+      const state = engineFor(kind).replay(game.setup, game.actions.map(toDomainAction), game.automaticDoubles);
+      return this.dto(saved, state, [...original, ...posted], kind);
     });
   }
 
@@ -230,8 +245,8 @@ export class GamesService {
     if (!t) throw notFound(TABLE_NAMES[kind]);
     const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
     if (!game) throw notFound('Game');
-    const state = replayGame(game.setup as unknown as GameSetup, game.actions.map(toDomainAction), game.automaticDoubles);
-    return this.dto(game, state, await this.ledger.forGame(m, auth.clubId, t.id, gameNo));
+    const state = engineFor(kind).replay(game.setup, game.actions.map(toDomainAction), game.automaticDoubles);
+    return this.dto(game, state, await this.ledger.forGame(m, auth.clubId, t.id, gameNo), kind);
   }
 
   async list(auth: KeyAuth, kind: TableKind, id: string, limit: number, cursor?: string): Promise<Page<GameDto>> {
@@ -249,8 +264,9 @@ export class GamesService {
       (g) =>
         this.dto(
           g,
-          replayGame(g.setup as unknown as GameSetup, g.actions.map(toDomainAction), g.automaticDoubles),
+          engineFor(kind).replay(g.setup, g.actions.map(toDomainAction), g.automaticDoubles),
           entries.filter((e) => e.gameNo === g.gameNo),
+          kind,
         ),
     );
   }
@@ -266,19 +282,31 @@ export class GamesService {
     }
     if (game.status !== 'in-progress') refuse('GAME_NOT_IN_PROGRESS', 'R6.3', `Game ${gameNo} was ${game.status}: nothing more can happen in it`);
     const session = needSession ? await this.sessions.openSession(m, auth.clubId, t.sessionId) : null;
-    const setup = game.setup as unknown as GameSetup;
-    const state = replayGame(setup, game.actions.map(toDomainAction), game.automaticDoubles);
+    const setup: unknown = game.setup;
+    const state = engineFor(kind).replay(setup, game.actions.map(toDomainAction), game.automaticDoubles);
     return { t, game, setup, state, session };
   }
 
   /** A game has just finished: record its result, post its money (R4.2, R3.8, R6.4), end the match if it does. */
-  private async finish(m: EntityManager, t: TableEntity, game: GameEntity, state: GameState, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
+  private async finish(m: EntityManager, t: TableEntity, game: GameEntity, anyState: AnyGameState, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
     game.status = 'finished';
     game.endedAt = now;
-    game.result = state.result ? { ...state.result } : null;
-    game.points = state.points;
-    game.winnerSide = state.winnerSide;
+    game.result = anyState.result ? { ...anyState.result } : null;
     let postings: Posting[] = [];
+    if (t.kind === 'chouette') {
+      const state = anyState as ChouetteGameState;
+      const table = t.setup as unknown as ChouetteTableSetup;
+      const stored = game.setup as unknown as StoredChouetteGame;
+      game.points = null;
+      game.winnerSide = chouetteWinnerSide(state);
+      postings = chouettePostings(table, stored, state, session?.rakeBp ?? 0);
+      // R5.7/R5.9: rotate from the seats the game was played with.
+      t.state = { ...t.state, seats: chouetteSeatsAfter(stored, state, table.rules) };
+    } else {
+      game.points = (anyState as GameState).points;
+      game.winnerSide = (anyState as GameState).winnerSide;
+    }
+    const state = anyState as GameState;
     if (t.kind === 'money') {
       const table = t.setup as unknown as MoneyTable;
       postings = moneyPostings(state, table.stakeMinor, session?.rakeBp ?? 0);
@@ -296,11 +324,13 @@ export class GamesService {
     return this.ledger.post(m, t.clubId, session.id, t.id, game.gameNo, postings, now);
   }
 
-  dto(g: GameEntity, state: GameState, entries: LedgerEntryEntity[]): GameDto {
+  dto(g: GameEntity, anyState: AnyGameState, entries: LedgerEntryEntity[], kind: TableKind): GameDto {
+    const chouette = kind === 'chouette';
+    const state = anyState as GameState;
     return {
       gameNo: g.gameNo,
       status: g.status,
-      crawford: state.crawford,
+      crawford: chouette ? false : state.crawford,
       automaticDoubles: g.automaticDoubles,
       cubes: state.cubes.map((c) => ({
         member: c.member,
@@ -311,8 +341,8 @@ export class GamesService {
       })),
       actions: g.actions.map((a) => ({ ...a, cube: a.cube ?? null })),
       result: g.status === 'in-progress' ? null : (state.result ? { ...state.result } : null),
-      points: state.points,
-      winnerSide: (state.winnerSide ?? null) as 0 | 1 | null,
+      points: chouette ? null : state.points,
+      winnerSide: chouette ? chouetteWinnerSide(anyState as ChouetteGameState) : ((state.winnerSide ?? null) as 0 | 1 | null),
       payouts: entries.map((e) => ({ from: e.fromParty, to: e.toParty, amountMinor: minorFromDb(e.amountMinor), kind: e.kind })),
       startedAt: g.startedAt.toISOString(),
       endedAt: iso(g.endedAt),

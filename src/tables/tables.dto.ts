@@ -368,7 +368,7 @@ export class GameDto {
   @ApiProperty({ type: Number, nullable: true, description: 'What the game was worth to its winner (null in progress and in a chouette).' })
   points: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, enum: [0, 1], description: 'Match/money: the winning side (0 or 1); chouette: 0 = box, 1 = team.' })
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 1, description: 'Match/money: the winning side (0 or 1); chouette: 0 = box, 1 = team.' })
   winnerSide: 0 | 1 | null;
 
   @ApiProperty({ type: [PayoutDto], description: 'The ledger entries the game posted (stakes, rake, a match stake); reversing entries when voided.' })
@@ -403,7 +403,7 @@ export class GameSummaryDto {
   @ApiProperty({ type: Number, nullable: true })
   points: number | null;
 
-  @ApiProperty({ type: Number, nullable: true, enum: [0, 1] })
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 1 })
   winnerSide: 0 | 1 | null;
 
   @ApiProperty({ format: 'date-time' })
@@ -444,7 +444,7 @@ export class MatchDto {
   @ApiProperty({ type: MatchRulesStateDto }) rules: MatchRulesStateDto;
   @ApiProperty({ type: [Number], description: 'Real totals (R3.2).', example: [3, 4] }) score: number[];
   @ApiProperty({ enum: ['in-progress', 'finished'] }) status: 'in-progress' | 'finished';
-  @ApiProperty({ type: Number, nullable: true, enum: [0, 1] }) winnerSide: 0 | 1 | null;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 1 }) winnerSide: 0 | 1 | null;
   @ApiProperty({ type: Number, nullable: true, description: 'The Crawford game\'s number once known (R3.4).' }) crawfordGameNo: number | null;
   @ApiProperty({ type: Number, nullable: true }) stakeMinor: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The session currency (null without a session).' }) currency: string | null;

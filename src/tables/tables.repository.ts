@@ -69,6 +69,12 @@ export class TablesRepository {
     await m.query(`INSERT INTO table_players (club_id, table_id, player_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [clubId, tableId, playerId]);
   }
 
+  /** Every player who has sat at the table (a chouette keeps those who left). */
+  async tablePlayers(m: EntityManager, clubId: string, tableId: string): Promise<string[]> {
+    const rows = await m.query(`SELECT player_id FROM table_players WHERE club_id = $1 AND table_id = $2 ORDER BY player_id`, [clubId, tableId]);
+    return rows.map((r: Row) => r.player_id as string);
+  }
+
   /** Locks the table for the command: every change to a table or its games goes through here. */
   async lock(m: EntityManager, clubId: string, kind: TableKind, id: string): Promise<TableEntity | null> {
     const rows = await m.query(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind]);

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { uuid7 } from '../common/uuid';
+import { CommandContext, Db, Replayed } from '../db/db.service';
+import { ChouetteSeating, joinChouette, leaveChouette, seatedPlayers } from '../domain/chouette';
+import { refuse } from '../domain/errors';
+import { LedgerRepository } from '../ledger/ledger.repository';
+import { SessionEntity } from '../sessions/session.entity';
+import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
+import { ChouetteTableSetup, ChouetteTableState, newChouette } from './engines';
+import { SessionGate } from './table-context';
+import { GameEntity, TableEntity } from './table.entity';
+import { GameSummaryDto, TableListQuery } from './tables.dto';
+import { TablesRepository } from './tables.repository';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function summary(g: GameEntity): GameSummaryDto {
+  return {
+    gameNo: g.gameNo,
+    status: g.status,
+    crawford: false,
+    result: (g.result as GameSummaryDto['result']) ?? null,
+    points: null,
+    winnerSide: (g.winnerSide ?? null) as 0 | 1 | null,
+    startedAt: g.startedAt.toISOString(),
+    endedAt: iso(g.endedAt),
+  };
+}
+
+/** Chouettes (R5): seating, joining and leaving between games; the games go through GamesService. */
+@Injectable()
+export class ChouettesService {
+  constructor(
+    private readonly db: Db,
+    private readonly tables: TablesRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly sessions: SessionGate,
+  ) {}
+
+  private async checkPlayers(m: EntityManager, clubId: string, ids: string[]): Promise<void> {
+    const found = await this.tables.existingPlayers(m, clubId, ids);
+    const missing = [...new Set(ids)].filter((id) => !found.has(id));
+    if (missing.length) refuse('UNKNOWN_PLAYER', null, `No such player in this club: ${missing.join(', ')}`, { players: missing });
+  }
+
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const { setup, state } = newChouette(
+        {
+          stakeMinor: dto.stakeMinor,
+          seating: { ...dto.seating } as unknown as ChouetteSeating,
+          stakes: dto.stakes?.map((s) => ({ playerId: s.playerId, stakeMinor: s.stakeMinor })),
+          rules: dto.rules as Record<string, unknown> | undefined,
+        },
+        (n) => randomInt(n),
+      );
+      const players = seatedPlayers(state.seats);
+      await this.checkPlayers(m, auth.clubId, [...players, ...setup.stakes.map((s) => s.playerId)]);
+      const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId);
+      const now = new Date();
+      const t: TableEntity = {
+        clubId: auth.clubId,
+        id: uuid7(),
+        kind: 'chouette',
+        sessionId: session?.id ?? null,
+        status: 'in-progress',
+        setup: setup as unknown as Record<string, unknown>,
+        state: state as unknown as Record<string, unknown>,
+        stakeMinor: String(setup.stakeMinor),
+        nextGameNo: 1,
+        currentGameNo: null,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.tables.insert(m, t, players);
+      return this.dto(m, t, session);
+    });
+  }
+
+  /** R5.8: a player joins at the end of the line, between games. */
+  join(cmd: CommandContext, auth: KeyAuth, id: string, dto: JoinChouetteDto): Promise<ChouetteDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const t = await this.betweenGames(m, auth, id, 'join');
+      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
+      await this.checkPlayers(m, auth.clubId, [dto.playerId]);
+      const state = t.state as unknown as ChouetteTableState;
+      t.state = { ...t.state, seats: joinChouette(state.seats, dto.playerId) };
+      await this.tables.addPlayer(m, auth.clubId, t.id, dto.playerId);
+      const saved = await this.tables.save(m, t);
+      return this.dto(m, saved, session);
+    });
+  }
+
+  /** R5.8: a player leaves between games (the box's seat passes on as the rules say). */
+  leave(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string): Promise<ChouetteDto | Replayed> {
+    return this.db.command(cmd, 200, async (m) => {
+      const t = await this.betweenGames(m, auth, id, 'leave');
+      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
+      const setup = t.setup as unknown as ChouetteTableSetup;
+      const state = t.state as unknown as ChouetteTableState;
+      t.state = { ...t.state, seats: leaveChouette(state.seats, playerId, setup.rules) };
+      const saved = await this.tables.save(m, t);
+      return this.dto(m, saved, session);
+    });
+  }
+
+  private async betweenGames(m: EntityManager, auth: KeyAuth, id: string, what: 'join' | 'leave'): Promise<TableEntity> {
+    const t = await this.tables.lock(m, auth.clubId, 'chouette', id);
+    if (!t) throw notFound('Chouette');
+    if (t.currentGameNo !== null) {
+      refuse('GAME_IN_PROGRESS', 'R5.8', `Players ${what} a chouette between games; game ${t.currentGameNo} is in progress (R5.8)`);
+    }
+    return t;
+  }
+
+  async get(auth: KeyAuth, id: string): Promise<ChouetteDto> {
+    const m = this.db.manager;
+    const t = await this.tables.find(m, auth.clubId, 'chouette', id);
+    if (!t) throw notFound('Chouette');
+    return this.dto(m, t, null);
+  }
+
+  async list(auth: KeyAuth, q: TableListQuery): Promise<Page<ChouetteDto>> {
+    const m = this.db.manager;
+    const limit = q.limit ?? 50;
+    const after = decodeCursor(q.cursor, ['string']);
+    const rows = await this.tables.list(m, auth.clubId, 'chouette', { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
+    const page = toPage(rows, limit, (t) => [t.id], (t) => t);
+    return { items: await Promise.all(page.items.map((t) => this.dto(m, t, null))), nextCursor: page.nextCursor };
+  }
+
+  async dto(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<ChouetteDto> {
+    const setup = t.setup as unknown as ChouetteTableSetup;
+    const { seats } = t.state as unknown as ChouetteTableState;
+    const games = await this.tables.games(m, t.clubId, t.id);
+    const nets = await this.ledger.tableNets(m, t.clubId, t.id);
+    const seated = seatedPlayers(seats);
+    const everyone = [...seated, ...(await this.tables.tablePlayers(m, t.clubId, t.id)).filter((p) => !seated.includes(p))];
+    const s = session ?? (await m.findOne(SessionEntity, { where: { clubId: t.clubId, id: t.sessionId as string } }));
+    return {
+      id: t.id,
+      sessionId: t.sessionId as string,
+      box: seats.box,
+      partner: seats.partner,
+      captain: seats.line.length ? seats.line[0] : null,
+      team: [...seats.line],
+      rules: { ...setup.rules },
+      stakeMinor: setup.stakeMinor,
+      stakes: setup.stakes.map((x) => ({ playerId: x.playerId, stakeMinor: x.stakeMinor })),
+      currency: s?.currency as string,
+      players: everyone.map((playerId) => ({ playerId, netMinor: nets.get(playerId) ?? 0 })),
+      status: t.status,
+      currentGameNo: t.currentGameNo,
+      games: games.map(summary),
+      version: t.version,
+      createdAt: t.createdAt.toISOString(),
+      updatedAt: t.updatedAt.toISOString(),
+    };
+  }
+}
