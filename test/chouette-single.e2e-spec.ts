@@ -71,3 +71,38 @@ describe('chouette with a single team cube and per-player stakes (R5.3, R5.11)',
     expect(netOf).toEqual({ [A]: -400, [B]: 500, [C]: -100 });
   });
 });
+
+describe('chouette seats: the box leaving, joins and leaves between games (R5.8)', () => {
+  let t: TestApp;
+  let c: Awaited<ReturnType<typeof clubWith>>;
+
+  beforeAll(async () => {
+    t = await startApp();
+    c = await clubWith(t, ['Anna', 'Ben', 'Cleo', 'Dan', 'Eve']);
+  });
+  afterAll(() => t.close());
+
+  it('moves the captain into the box when the box leaves, and joins at the end of the line', async () => {
+    const { Anna: A, Ben: B, Cleo: C, Dan: D, Eve: E } = c.ids;
+    const session = await c.session();
+    const id = (await c.post('/v1/chouettes', { sessionId: session, stakeMinor: 100, seating: { order: [A, B, C, D] } })).body.id;
+    const del = (p: string) => t.http().delete(`/v1/chouettes/${id}/players/${p}`).set('authorization', `Bearer ${c.owner}`);
+
+    // The box leaves: the captain becomes box, the next in line captain.
+    const boxLeft = await del(A);
+    expect(boxLeft.status).toBe(200);
+    expect(boxLeft.body).toMatchObject({ box: B, captain: C, team: [C, D], partner: null });
+    // A newcomer joins at the end of the line.
+    const joined = await c.post(`/v1/chouettes/${id}/players`, { playerId: E });
+    expect(joined.body).toMatchObject({ box: B, captain: C, team: [C, D, E] });
+    // The captain leaves: the next in line captains.
+    expect((await del(C)).body).toMatchObject({ box: B, captain: D, team: [D, E] });
+    // Not between games: refused.
+    await c.post(`/v1/chouettes/${id}/games`);
+    const during = await c.post(`/v1/chouettes/${id}/players`, { playerId: A });
+    expect(during.status).toBe(422);
+    expect(during.body.rule).toBe('R5.8');
+    const stranger = await del('01a00000-0000-7000-8000-000000000000');
+    expect(stranger.status).toBe(422);
+  });
+});
