@@ -6,7 +6,6 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { sendProblem } from './common/problem.filter';
 import { StrictValidationPipe } from './common/validation';
 import type { AppConfig } from './config';
 import { buildOpenApi } from './openapi/document';

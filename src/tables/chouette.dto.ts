@@ -3,7 +3,6 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
-  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -13,7 +12,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MoneyMinor, OptionalNullable } from '../common/validation';
-import { GameSummaryDto } from './tables.dto';
+import { GameSummaryDto, MoneyRulesDto } from './tables.dto';
 
 // ---- requests ---------------------------------------------------------------------
 
@@ -64,45 +63,12 @@ export class PlayerStakeDto {
   stakeMinor: number;
 }
 
-export class ChouetteRulesDto {
+/** R5.12: the money settings (R4.3) plus the chouette's own. */
+export class ChouetteRulesDto extends MoneyRulesDto {
   @ApiPropertyOptional({ description: 'R5.3 one cube per member, or the classic single team cube.', enum: ['per-member', 'single'], default: 'per-member' })
   @IsOptional()
   @IsIn(['per-member', 'single'])
   cubes?: 'per-member' | 'single';
-
-  @ApiPropertyOptional({ description: 'R1.5/R5.6 Jacoby rule, judged per member cube.', default: true })
-  @IsOptional()
-  @IsBoolean()
-  jacoby?: boolean;
-
-  @ApiPropertyOptional({ description: 'R2.4 beavers (per cube, R5.10).', default: false })
-  @IsOptional()
-  @IsBoolean()
-  beavers?: boolean;
-
-  @ApiPropertyOptional({ description: 'R2.5 raccoons (need beavers).', default: false })
-  @IsOptional()
-  @IsBoolean()
-  raccoons?: boolean;
-
-  @ApiPropertyOptional({ description: 'R2.7/R5.10 automatic doubles allowed per game (every cube).', default: 0, minimum: 0, maximum: 6 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(64)
-  automaticDoubles?: number;
-
-  @ApiPropertyOptional({ description: 'R2.2 highest cube value, a power of two; null: no limit.', default: 64, nullable: true, type: Number })
-  @OptionalNullable()
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
-  cubeLimit?: number | null;
-
-  @ApiPropertyOptional({ description: 'R1.2 what a backgammon counts.', enum: [2, 3], default: 3 })
-  @IsOptional()
-  @IsInt()
-  backgammonMultiplier?: number;
 
   @ApiPropertyOptional({ description: 'R5.9 seated players from which the box takes a partner; null: never.', nullable: true, type: Number, default: null, minimum: 3, maximum: 12 })
   @OptionalNullable()

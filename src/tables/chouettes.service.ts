@@ -12,25 +12,11 @@ import { LedgerRepository } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
 import { ChouetteTableSetup, ChouetteTableState, newChouette } from './engines';
-import { SessionGate } from './table-context';
-import { GameEntity, TableEntity } from './table.entity';
-import { GameSummaryDto, TableListQuery } from './tables.dto';
+import { assertPlayersInClub, SessionGate } from './table-context';
+import { gameSummary } from './tables.service';
+import { TableEntity } from './table.entity';
+import { TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function summary(g: GameEntity): GameSummaryDto {
-  return {
-    gameNo: g.gameNo,
-    status: g.status,
-    crawford: false,
-    result: (g.result as GameSummaryDto['result']) ?? null,
-    points: null,
-    winnerSide: (g.winnerSide ?? null) as 0 | 1 | null,
-    startedAt: g.startedAt.toISOString(),
-    endedAt: iso(g.endedAt),
-  };
-}
 
 /** Chouettes (R5): seating, joining and leaving between games; the games go through GamesService. */
 @Injectable()
@@ -41,12 +27,6 @@ export class ChouettesService {
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
   ) {}
-
-  private async checkPlayers(m: EntityManager, clubId: string, ids: string[]): Promise<void> {
-    const found = await this.tables.existingPlayers(m, clubId, ids);
-    const missing = [...new Set(ids)].filter((id) => !found.has(id));
-    if (missing.length) refuse('UNKNOWN_PLAYER', null, `No such player in this club: ${missing.join(', ')}`, { players: missing });
-  }
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto | Replayed> {
     return this.db.command(cmd, 201, async (m) => {
@@ -60,7 +40,7 @@ export class ChouettesService {
         (n) => randomInt(n),
       );
       const players = seatedPlayers(state.seats);
-      await this.checkPlayers(m, auth.clubId, [...players, ...setup.stakes.map((s) => s.playerId)]);
+      await assertPlayersInClub(this.tables, m, auth.clubId, [...players, ...setup.stakes.map((s) => s.playerId)]);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId);
       const now = new Date();
       const t: TableEntity = {
@@ -88,7 +68,7 @@ export class ChouettesService {
     return this.db.command(cmd, 201, async (m) => {
       const t = await this.betweenGames(m, auth, id, 'join');
       const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
-      await this.checkPlayers(m, auth.clubId, [dto.playerId]);
+      await assertPlayersInClub(this.tables, m, auth.clubId, [dto.playerId]);
       const state = t.state as unknown as ChouetteTableState;
       t.state = { ...t.state, seats: joinChouette(state.seats, dto.playerId) };
       await this.tables.addPlayer(m, auth.clubId, t.id, dto.playerId);
@@ -157,7 +137,7 @@ export class ChouettesService {
       players: everyone.map((playerId) => ({ playerId, netMinor: nets.get(playerId) ?? 0 })),
       status: t.status,
       currentGameNo: t.currentGameNo,
-      games: games.map(summary),
+      games: games.map(gameSummary),
       version: t.version,
       createdAt: t.createdAt.toISOString(),
       updatedAt: t.updatedAt.toISOString(),

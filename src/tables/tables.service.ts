@@ -11,14 +11,15 @@ import { LedgerRepository, minorFromDb } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import { MatchTableSetup, matchStakePostings, newMatchSetup, newMoneySetup, scoreOf, StoredPenalty } from './engines';
 import { penaltiesOf, TABLE_NAMES } from './games.service';
-import { SessionGate } from './table-context';
+import { assertPlayersInClub, SessionGate } from './table-context';
 import { GameEntity, TableEntity, TableKind } from './table.entity';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function summary(g: GameEntity): GameSummaryDto {
+/** A game as listed in its table's state. */
+export function gameSummary(g: GameEntity): GameSummaryDto {
   return {
     gameNo: g.gameNo,
     status: g.status,
@@ -41,13 +42,6 @@ export class TablesService {
     private readonly sessions: SessionGate,
   ) {}
 
-  /** Every player must belong to the caller's club (another club's ids are unknown here). */
-  private async checkPlayers(m: EntityManager, clubId: string, ids: string[]): Promise<void> {
-    const found = await this.tables.existingPlayers(m, clubId, ids);
-    const missing = [...new Set(ids)].filter((id) => !found.has(id));
-    if (missing.length) refuse('UNKNOWN_PLAYER', null, `No such player in this club: ${missing.join(', ')}`, { players: missing });
-  }
-
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
     return this.db.command(cmd, 201, async (m) => {
       const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined });
@@ -55,7 +49,7 @@ export class TablesService {
         refuse('STAKE_NEEDS_SESSION', 'R3.8', 'A match with a stake belongs to a session, whose ledger the stake is paid through (R3.8, R6.1)');
       }
       const players = [...setup.sides[0], ...setup.sides[1]];
-      await this.checkPlayers(m, auth.clubId, players);
+      await assertPlayersInClub(this.tables, m, auth.clubId, players);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
       const t = this.newTable(auth, 'match', session, setup as unknown as Record<string, unknown>, { penalties: [] }, dto.stakeMinor ?? null);
       await this.tables.insert(m, t, players);
@@ -66,7 +60,7 @@ export class TablesService {
   createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto | Replayed> {
     return this.db.command(cmd, 201, async (m) => {
       const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined });
-      await this.checkPlayers(m, auth.clubId, [...setup.players]);
+      await assertPlayersInClub(this.tables, m, auth.clubId, [...setup.players]);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId);
       const t = this.newTable(auth, 'money', session, setup as unknown as Record<string, unknown>, {}, dto.stakeMinor);
       await this.tables.insert(m, t, [...setup.players]);
@@ -184,7 +178,7 @@ export class TablesService {
       currency: await this.currency(m, t, session),
       penalties: penaltiesOf(t),
       currentGameNo: t.currentGameNo,
-      games: games.map(summary),
+      games: games.map(gameSummary),
       version: t.version,
       createdAt: t.createdAt.toISOString(),
       updatedAt: t.updatedAt.toISOString(),
@@ -204,7 +198,7 @@ export class TablesService {
       netMinor: Object.fromEntries(setup.players.map((p) => [p, nets.get(p) ?? 0])),
       status: t.status,
       currentGameNo: t.currentGameNo,
-      games: games.map(summary),
+      games: games.map(gameSummary),
       version: t.version,
       createdAt: t.createdAt.toISOString(),
       updatedAt: t.updatedAt.toISOString(),
