@@ -32,7 +32,13 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
     abortOnError: false,
   });
   const logger = app.get(Logger);
-  app.useLogger(logger);
+  // Nest's own chatter (route mapping at start) only at debug; warnings and errors always.
+  const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
+  app.useLogger(
+    verbose
+      ? logger
+      : { log: () => undefined, warn: (m: unknown, ...r: unknown[]) => logger.warn(m, ...r), error: (m: unknown, ...r: unknown[]) => logger.error(m, ...r), fatal: (m: unknown, ...r: unknown[]) => logger.fatal(m, ...r) },
+  );
   app.useGlobalPipes(new StrictValidationPipe());
 
   const fastify = app.getHttpAdapter().getInstance();
