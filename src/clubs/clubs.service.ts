@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth, newApiToken } from '../common/auth';
+import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
@@ -31,7 +32,7 @@ export function mapApiKey(k: ApiKeyEntity): ApiKeyDto {
     role: k.role,
     hint: k.hint,
     createdAt: k.createdAt.toISOString(),
-    revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+    revokedAt: isoOrNull(k.revokedAt),
   };
 }
 

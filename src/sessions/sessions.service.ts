@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
+import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
@@ -19,8 +20,8 @@ export function mapSession(s: SessionEntity): SessionDto {
     currency: s.currency,
     status: s.status,
     rakePercent: s.rakeBp / 100,
-    startsAt: s.startsAt ? s.startsAt.toISOString() : null,
-    closedAt: s.closedAt ? s.closedAt.toISOString() : null,
+    startsAt: isoOrNull(s.startsAt),
+    closedAt: isoOrNull(s.closedAt),
     version: s.version,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),

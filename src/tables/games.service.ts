@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
+import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { CommandContext, Db, Replayed } from '../db/db.service';
@@ -73,7 +74,6 @@ function inBatch<T>(index: number, fn: () => T): T {
   }
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
  * Games on every table (R6.8 one at a time, R6.3 void, abandon): one transaction per
@@ -345,7 +345,7 @@ export class GamesService {
       winnerSide: chouette ? chouetteWinnerSide(anyState as ChouetteGameState) : ((state.winnerSide ?? null) as 0 | 1 | null),
       payouts: entries.map((e) => ({ from: e.fromParty, to: e.toParty, amountMinor: minorFromDb(e.amountMinor), kind: e.kind })),
       startedAt: g.startedAt.toISOString(),
-      endedAt: iso(g.endedAt),
+      endedAt: isoOrNull(g.endedAt),
       voided: g.voidedAt ? { at: g.voidedAt.toISOString(), reason: g.voidReason ?? '', by: g.voidedBy ?? '' } : null,
       version: g.version,
     };

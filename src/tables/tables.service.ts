@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
+import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
@@ -16,7 +17,6 @@ import { GameEntity, TableEntity, TableKind } from './table.entity';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A game as listed in its table's state. */
 export function gameSummary(g: GameEntity): GameSummaryDto {
@@ -28,7 +28,7 @@ export function gameSummary(g: GameEntity): GameSummaryDto {
     points: g.points,
     winnerSide: (g.winnerSide ?? null) as 0 | 1 | null,
     startedAt: g.startedAt.toISOString(),
-    endedAt: iso(g.endedAt),
+    endedAt: isoOrNull(g.endedAt),
   };
 }
 
