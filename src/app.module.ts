@@ -30,6 +30,9 @@ import { SessionGate } from './tables/table-context';
 import { MatchesController, MoneyGamesController } from './tables/tables.controller';
 import { TablesRepository } from './tables/tables.repository';
 import { TablesService } from './tables/tables.service';
+import { BalancesController, SessionMoneyController } from './settlement/settlement.controller';
+import { SettlementRepository } from './settlement/settlement.repository';
+import { SettlementService } from './settlement/settlement.service';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -71,6 +74,8 @@ export class AppModule {
         ClubsController,
         PlayersController,
         SessionsController,
+        SessionMoneyController,
+        BalancesController,
         MatchesController,
         MatchGamesController,
         MoneyGamesController,
@@ -97,6 +102,8 @@ export class AppModule {
         TablesService,
         GamesService,
         ChouettesService,
+        SettlementRepository,
+        SettlementService,
       ],
     };
   }

@@ -75,9 +75,13 @@ describe('schema', () => {
         `SELECT column_name, data_type, is_nullable, udt_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 ORDER BY column_name`,
         [meta.tableName],
       );
-      const fromDb = cols.map((c) => ({ column: c.column_name, type: normalise(c.data_type), nullable: c.is_nullable === 'YES' }));
+      const fromDb = cols.map((c) => ({
+        column: c.column_name,
+        type: c.data_type === 'ARRAY' ? `${normalise(c.udt_name.slice(1))}[]` : normalise(c.data_type),
+        nullable: c.is_nullable === 'YES',
+      }));
       const fromEntity = meta.columns
-        .map((c) => ({ column: c.databaseName, type: normalise(ds.driver.normalizeType(c)), nullable: c.isNullable }))
+        .map((c) => ({ column: c.databaseName, type: normalise(ds.driver.normalizeType(c)) + (c.isArray ? '[]' : ''), nullable: c.isNullable }))
         .sort((a, b) => a.column.localeCompare(b.column));
       expect({ table: meta.tableName, columns: fromEntity }).toEqual({ table: meta.tableName, columns: fromDb.sort((a, b) => a.column.localeCompare(b.column)) });
 

@@ -38,6 +38,11 @@ export class Db {
     return this.ds.manager;
   }
 
+  /** A consistent read: every query of `work` sees the same snapshot (REPEATABLE READ). */
+  read<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.ds.manager.transaction('REPEATABLE READ', work);
+  }
+
   async command<T>(ctx: CommandContext, successStatus: number, work: (m: EntityManager) => Promise<T>): Promise<T | Replayed> {
     for (let attempt = 1; ; attempt++) {
       const qr = this.ds.createQueryRunner();

@@ -4,6 +4,7 @@ import { IdempotencyKeyEntity, OperatorIdempotencyKeyEntity } from '../common/id
 import { PlayerEntity } from '../players/player.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
+import { PaymentEntity } from '../payments/payment.entity';
 import { GameEntity, TableEntity, TablePlayerEntity } from '../tables/table.entity';
 
 /** Every entity; a test checks them against the schema the migrations build. */
@@ -18,6 +19,7 @@ export const ENTITIES = [
   TablePlayerEntity,
   GameEntity,
   LedgerEntryEntity,
+  PaymentEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */

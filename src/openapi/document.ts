@@ -70,6 +70,25 @@ function addStandardProblems(doc: OpenAPIObject): void {
   }
 }
 
+/** The only fields that are real numbers; every other number of this API is a whole one (money in minor units, counts, versions). */
+const FRACTIONAL = new Set(['rating', 'rakePercent']);
+
+/** Marks whole-number fields and parameters `integer`, so clients and fuzzers know that 1.5 is refused. */
+function markIntegers(v: unknown, name?: string): void {
+  if (Array.isArray(v)) return v.forEach((x) => markIntegers(x, name));
+  if (!v || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  if (o.type === 'number' && !FRACTIONAL.has(name ?? '')) o.type = 'integer';
+  if (o.properties && typeof o.properties === 'object') {
+    for (const [k, prop] of Object.entries(o.properties)) markIntegers(prop, k);
+  }
+  if (o.items) markIntegers(o.items, name);
+  if (o.schema && typeof o.name === 'string') markIntegers(o.schema, o.name);
+  for (const [k, child] of Object.entries(o)) {
+    if (k !== 'properties' && k !== 'items' && k !== 'schema') markIntegers(child, undefined);
+  }
+}
+
 /** Object keys sorted at every level, so the committed document diffs cleanly. */
 export function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
@@ -106,5 +125,6 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey: string, methodKey: string) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
   addStandardProblems(doc);
+  markIntegers(doc);
   return sortDeep(doc) as OpenAPIObject;
 }

@@ -249,3 +249,17 @@ export function chouetteSeatsAfterVoid(before: ChouetteSeats, now: ChouetteSeats
   }
   return seats;
 }
+
+/** Who plays a table's game (R6.5 counts them): both sides of a match or money game; a chouette's seats at the start. */
+export function gamePlayers(kind: 'match' | 'money' | 'chouette', tableSetup: unknown, gameSetup: unknown): string[] {
+  let ids: Array<string | null>;
+  if (kind === 'chouette') {
+    const seats = (gameSetup as StoredChouetteGame).seatsAtStart;
+    ids = [seats.box, seats.partner, ...seats.line];
+  } else if (kind === 'money') {
+    ids = [...(tableSetup as MoneyTable).players];
+  } else {
+    ids = (tableSetup as MatchTableSetup).sides.flat();
+  }
+  return [...new Set(ids.filter((id): id is string => id !== null))].sort();
+}

@@ -21,6 +21,7 @@ import {
   chouetteSeatsAfterVoid,
   chouetteWinnerSide,
   engineFor,
+  gamePlayers,
   MatchTableSetup,
   matchStakePostings,
   moneyPostings,
@@ -139,6 +140,7 @@ export class GamesService {
         voidReason: null,
         voidedBy: null,
         version: 1,
+        players: gamePlayers(t.kind, t.setup, setup),
       };
       t.nextGameNo += 1;
       let posted: LedgerEntryEntity[] = [];

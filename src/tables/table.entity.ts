@@ -108,6 +108,10 @@ export class GameEntity {
 
   @Column({ type: 'integer', default: 1 })
   version: number;
+
+  /** Who played the game (a chouette's seats at its start), for statements (R6.5). */
+  @Column({ type: 'uuid', array: true, default: () => "'{}'" })
+  players: string[];
 }
 
 /** An action as recorded: what the scorer sent, its sequence number and time. */

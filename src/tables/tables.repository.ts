@@ -37,6 +37,7 @@ const mapGame = (r: Row): GameEntity => ({
   voidReason: (r.void_reason as string | null) ?? null,
   voidedBy: (r.voided_by as string | null) ?? null,
   version: r.version as number,
+  players: (r.players as string[] | null) ?? [],
 });
 
 /** TypeORM answers UPDATE … RETURNING as [rows, count] and SELECT/INSERT as rows. */
@@ -112,9 +113,9 @@ export class TablesRepository {
 
   async insertGame(m: EntityManager, g: GameEntity): Promise<void> {
     await m.query(
-      `INSERT INTO games (club_id, table_id, game_no, status, automatic_doubles, setup, actions, result, points, winner_side, started_at, ended_at, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [g.clubId, g.tableId, g.gameNo, g.status, g.automaticDoubles, g.setup, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.startedAt, g.endedAt, g.version],
+      `INSERT INTO games (club_id, table_id, game_no, status, automatic_doubles, setup, actions, result, points, winner_side, started_at, ended_at, version, players)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [g.clubId, g.tableId, g.gameNo, g.status, g.automaticDoubles, g.setup, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.startedAt, g.endedAt, g.version, g.players],
     );
   }
 

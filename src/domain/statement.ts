@@ -1,0 +1,151 @@
+/**
+ * R6.5 settlement statement of one session: every player's net and games, the
+ * house's take, the payments recorded against the session, what is still
+ * outstanding, and the transfers that settle it exactly.
+ *
+ * Pure: the caller brings the session's nets (from the ledger), games counts and
+ * payments; the statement depends on nothing else, so the same ledger always
+ * gives a byte-identical statement (every list has a total order).
+ */
+import { sumMinor, fromBigMinor } from './money';
+import { compareParty, HOUSE, netsFromEntries, outstandingBalances, settleTransfers, Transfer } from './settlement';
+
+export interface StatementInput {
+  session: {
+    id: string;
+    name: string;
+    currency: string;
+    status: 'open' | 'closed';
+    /** Rake in basis points (R6.4), shown as a percentage. */
+    rakeBp: number;
+    startsAt: string | null;
+    closedAt: string | null;
+    createdAt: string;
+  };
+  club: { id: string; name: string; timezone: string };
+  /** Every player of the session (seated at one of its tables, or named in its ledger or payments). */
+  players: Array<{ playerId: string; name: string; games: number }>;
+  /** Each party's net from the session's ledger (received − paid), the house included. */
+  nets: ReadonlyMap<string, number>;
+  payments: StatementPayment[];
+  /** The time of the latest ledger entry or payment; the session's creation when there is none. */
+  asOf: string;
+}
+
+export interface StatementPayment {
+  id: string;
+  from: string;
+  to: string;
+  amountMinor: number;
+  note: string | null;
+  at: string;
+}
+
+export interface StatementPlayer {
+  playerId: string;
+  name: string;
+  /** R6.5: what the games of the session won (+) or lost (−), after rake. */
+  netMinor: number;
+  /** Finished games the player took part in (voided and abandoned games do not count). */
+  games: number;
+  /** Cash the player handed over in payments recorded against the session. */
+  paidMinor: number;
+  /** Cash the player received in those payments. */
+  receivedMinor: number;
+  /** R6.6: net + paid − received; positive means he is still owed money. */
+  outstandingMinor: number;
+}
+
+export interface StatementTransfer extends Transfer {
+  fromName: string;
+  toName: string;
+}
+
+export interface Statement {
+  sessionId: string;
+  sessionName: string;
+  clubId: string;
+  clubName: string;
+  currency: string;
+  status: 'open' | 'closed';
+  rakePercent: number;
+  startsAt: string | null;
+  closedAt: string | null;
+  asOf: string;
+  players: StatementPlayer[];
+  /** R6.4: the house's take (rake) over the session. */
+  houseMinor: number;
+  /** What the house is still owed (+) or owes (−) after the payments it took part in. */
+  houseOutstandingMinor: number;
+  payments: Array<StatementPayment & { fromName: string; toName: string }>;
+  /** R6.5: who pays whom to settle every outstanding balance; at most (non-zero balances − 1). */
+  transfers: StatementTransfer[];
+  /** Players' nets plus the house's: always 0 (R6.3, R6.4). */
+  totalMinor: number;
+}
+
+export const HOUSE_NAME = 'House';
+
+/** Statement order for players: by name, then by id (plain code-unit order, locale-free). */
+function byNameThenId(a: { name: string; playerId: string }, b: { name: string; playerId: string }): number {
+  return compareParty(a.name, b.name) || compareParty(a.playerId, b.playerId);
+}
+
+export function buildStatement(input: StatementInput): Statement {
+  const names = new Map<string, string>([[HOUSE, HOUSE_NAME]]);
+  const games = new Map<string, number>();
+  for (const p of input.players) {
+    names.set(p.playerId, p.name);
+    games.set(p.playerId, p.games);
+  }
+  const payments = [...input.payments].sort((a, b) => compareParty(a.at, b.at) || compareParty(a.id, b.id));
+  const moved = netsFromEntries(payments);
+  const paid = new Map<string, bigint>();
+  const received = new Map<string, bigint>();
+  for (const p of payments) {
+    paid.set(p.from, (paid.get(p.from) ?? 0n) + BigInt(p.amountMinor));
+    received.set(p.to, (received.get(p.to) ?? 0n) + BigInt(p.amountMinor));
+  }
+  const outstanding = new Map(outstandingBalances(input.nets, payments).map((b) => [b.party, b.balanceMinor]));
+
+  const parties = new Set<string>([...input.players.map((p) => p.playerId), ...input.nets.keys(), ...moved.keys()]);
+  parties.delete(HOUSE);
+  const nameOf = (party: string) => names.get(party) ?? party;
+  const players: StatementPlayer[] = [...parties]
+    .map((playerId) => ({
+      playerId,
+      name: nameOf(playerId),
+      netMinor: input.nets.get(playerId) ?? 0,
+      games: games.get(playerId) ?? 0,
+      paidMinor: fromBigMinor(paid.get(playerId) ?? 0n, 'paidMinor'),
+      receivedMinor: fromBigMinor(received.get(playerId) ?? 0n, 'receivedMinor'),
+      outstandingMinor: outstanding.get(playerId) ?? 0,
+    }))
+    .sort(byNameThenId);
+
+  const houseMinor = input.nets.get(HOUSE) ?? 0;
+  const transfers = settleTransfers(outstandingBalances(input.nets, payments)).map((t) => ({
+    ...t,
+    fromName: nameOf(t.from),
+    toName: nameOf(t.to),
+  }));
+  const total = sumMinor([...players.map((p) => p.netMinor), houseMinor], 'netMinor');
+  return {
+    sessionId: input.session.id,
+    sessionName: input.session.name,
+    clubId: input.club.id,
+    clubName: input.club.name,
+    currency: input.session.currency,
+    status: input.session.status,
+    rakePercent: input.session.rakeBp / 100,
+    startsAt: input.session.startsAt,
+    closedAt: input.session.closedAt,
+    asOf: input.asOf,
+    players,
+    houseMinor,
+    houseOutstandingMinor: outstanding.get(HOUSE) ?? 0,
+    payments: payments.map((p) => ({ ...p, fromName: nameOf(p.from), toName: nameOf(p.to) })),
+    transfers,
+    totalMinor: fromBigMinor(total, 'totalMinor'),
+  };
+}

@@ -1,0 +1,139 @@
+import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { ClubKey, KeyAuth, MinRole } from '../common/auth';
+import { ErrorCode } from '../common/error-codes';
+import { negotiate } from '../common/negotiate';
+import { ApiProblem } from '../common/openapi';
+import { ListQuery, PageOf } from '../common/pagination';
+import { Command } from '../common/request';
+import { UuidParam } from '../common/validators';
+import type { CommandContext } from '../db/db.service';
+import {
+  BalancesDto,
+  BalancesQuery,
+  CreatePaymentDto,
+  LedgerEntryDto,
+  LedgerQuery,
+  PaymentDto,
+  PlayerStatementDto,
+  PlayerStatementQuery,
+  StatementDto,
+} from './settlement.dto';
+import { SettlementService } from './settlement.service';
+import { renderStatementCsv } from './statement-csv';
+import { renderStatementPdf } from './statement-pdf';
+
+const LedgerPage = PageOf(LedgerEntryDto);
+const PaymentPage = PageOf(PaymentDto);
+const sessionId = () => Param('id', new UuidParam('Session'));
+
+const STATEMENT_TYPES = ['application/json', 'text/csv', 'application/pdf'] as const;
+
+@ApiTags('Sessions')
+@Controller('v1/sessions/:id')
+export class SessionMoneyController {
+  constructor(private readonly settlement: SettlementService) {}
+
+  @Get('ledger')
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'The session\'s ledger entries, in the order posted (R6.3, R6.4)' })
+  @ApiOkResponse({ type: LedgerPage })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  ledger(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: LedgerQuery) {
+    return this.settlement.ledger(auth, id, q);
+  }
+
+  @Get('settlement')
+  @MinRole('viewer')
+  @ApiOperation({
+    summary: 'The settlement statement: nets, house, payments and who pays whom (R6.5)',
+    description:
+      'JSON by default; `Accept: text/csv` answers the same statement as CSV (one header row, a `record` column: session, player, house, payment, transfer, total), `Accept: application/pdf` as a printable A4 PDF. Available open or closed; recomputed from the same ledger it is byte-identical.',
+  })
+  @ApiExtraModels(StatementDto)
+  @ApiProduces(...STATEMENT_TYPES)
+  @ApiResponse({
+    status: 200,
+    description: 'The statement.',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(StatementDto) } },
+      'text/csv': { schema: { type: 'string' } },
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    },
+  })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  @ApiProblem(406, 'Accept names none of application/json, text/csv, application/pdf (NOT_ACCEPTABLE).')
+  async statement(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
+    const type = negotiate(accept, STATEMENT_TYPES);
+    if (!type) {
+      throw new ApiError(ErrorCode.NOT_ACCEPTABLE, `The statement is available as ${STATEMENT_TYPES.join(', ')}; Accept names none of them.`);
+    }
+    const statement = await this.settlement.statement(auth, id);
+    reply.header('vary', 'Accept');
+    const file = `settlement-${statement.sessionId}`;
+    if (type === 'text/csv') {
+      reply.header('content-type', 'text/csv; charset=utf-8; header=present');
+      reply.header('content-disposition', `attachment; filename="${file}.csv"`);
+      return renderStatementCsv(statement);
+    }
+    if (type === 'application/pdf') {
+      reply.header('content-type', 'application/pdf');
+      reply.header('content-disposition', `inline; filename="${file}.pdf"`);
+      return renderStatementPdf(statement);
+    }
+    return statement;
+  }
+
+  @Post('payments')
+  @MinRole('scorer')
+  @ApiOperation({
+    summary: 'Record cash handed over (R6.6)',
+    description: 'Against an open or a closed session. `from`/`to` are player ids or `"house"`. Payments are never changed: a mistake is corrected by a payment the other way.',
+  })
+  @ApiCreatedResponse({ type: PaymentDto })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  @ApiProblem(422, 'from and to are the same party, or a player is not in this club (SAME_PARTY, UNKNOWN_PLAYER; R6.6).')
+  pay(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @sessionId() id: string, @Body() dto: CreatePaymentDto) {
+    return this.settlement.recordPayment(cmd, auth, id, dto);
+  }
+
+  @Get('payments')
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'The payments recorded against the session, in the order recorded (R6.6)' })
+  @ApiOkResponse({ type: PaymentPage })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  payments(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListQuery) {
+    return this.settlement.payments(auth, id, q.limit ?? 50, q.cursor);
+  }
+}
+
+@ApiTags('Players')
+@Controller('v1')
+export class BalancesController {
+  constructor(private readonly settlement: SettlementService) {}
+
+  @Get('balances')
+  @MinRole('viewer')
+  @ApiOperation({
+    summary: 'Outstanding balances per player and currency, across sessions (R6.6)',
+    description: 'net + paid − received over every session; positive: is owed. The house account appears as `"house"`. Every party with any entry or payment is listed, square ones too, unless `outstanding=true`.',
+  })
+  @ApiOkResponse({ type: BalancesDto })
+  balances(@ClubKey() auth: KeyAuth, @Query() q: BalancesQuery) {
+    return this.settlement.balances(auth, q);
+  }
+
+  @Get('players/:id/statement')
+  @MinRole('viewer')
+  @ApiOperation({
+    summary: 'A player\'s money across sessions: per-session nets, payments, balance (R6.6)',
+    description: '`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club\'s time zone or an RFC 3339 instant.',
+  })
+  @ApiOkResponse({ type: PlayerStatementDto })
+  @ApiProblem(404, 'No such player in this club (NOT_FOUND).')
+  playerStatement(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Player')) id: string, @Query() q: PlayerStatementQuery) {
+    return this.settlement.playerStatement(auth, id.toLowerCase(), q);
+  }
+}

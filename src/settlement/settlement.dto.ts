@@ -1,0 +1,376 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ListQuery } from '../common/pagination';
+import { OptionalNullable } from '../common/validation';
+import { IsCurrency } from '../common/validators';
+
+/** A player id (UUID) or the club's house account. */
+export const PARTY_RE = /^(house|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const PARTY_DOC = 'A player id, or `"house"` for the club\'s house account (R6.4).';
+const LEDGER_KINDS = ['game', 'void', 'match-stake', 'rake'] as const;
+
+/** `YYYY-MM-DD` (a day in the club's time zone) or an RFC 3339 date-time. */
+const DAY_OR_TIME_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
+
+// ---- ledger -----------------------------------------------------------------------
+
+export class GameRefDto {
+  @ApiProperty({ enum: ['matches', 'money-games', 'chouettes'], description: 'The kind of table, as in its route.' })
+  table: 'matches' | 'money-games' | 'chouettes';
+
+  @ApiProperty({ format: 'uuid' })
+  tableId: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'The game that posted the entry.' })
+  gameNo: number | null;
+
+  @ApiProperty({ description: 'Path of the game (or of the table) in this API.', example: '/v1/money-games/0190…/games/3' })
+  href: string;
+}
+
+export class LedgerEntryDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: GameRefDto, description: 'The table and game the entry belongs to.' })
+  gameRef: GameRefDto;
+
+  @ApiProperty({ description: `Who pays. ${PARTY_DOC}` })
+  from: string;
+
+  @ApiProperty({ description: `Who receives. ${PARTY_DOC}` })
+  to: string;
+
+  @ApiProperty({ description: 'Always positive, in minor units of the session currency.', minimum: 1 })
+  amountMinor: number;
+
+  @ApiProperty({ enum: LEDGER_KINDS, description: '`game` (R6.3), `void` (reversing entry, R6.3), `match-stake` (R3.8), `rake` (R6.4).' })
+  kind: (typeof LEDGER_KINDS)[number];
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+}
+
+export class LedgerQuery extends ListQuery {
+  @ApiPropertyOptional({ enum: LEDGER_KINDS, description: 'Only entries of this kind.' })
+  @IsOptional()
+  @IsIn(LEDGER_KINDS)
+  kind?: (typeof LEDGER_KINDS)[number];
+
+  @ApiPropertyOptional({ description: `Only entries paid or received by this party. ${PARTY_DOC}` })
+  @IsOptional()
+  @Matches(PARTY_RE, { message: 'party must be a player id (UUID) or "house"' })
+  party?: string;
+}
+
+// ---- payments ---------------------------------------------------------------------
+
+export class CreatePaymentDto {
+  @ApiProperty({ description: `Who hands the cash over. ${PARTY_DOC}` })
+  @IsString()
+  @Matches(PARTY_RE, { message: 'from must be a player id (UUID) or "house"' })
+  from: string;
+
+  @ApiProperty({ description: `Who receives it. ${PARTY_DOC}` })
+  @IsString()
+  @Matches(PARTY_RE, { message: 'to must be a player id (UUID) or "house"' })
+  to: string;
+
+  @ApiProperty({ description: 'Minor units of the session currency, 1 to 2^53 − 1.', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, example: 1500 })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  amountMinor: number;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'cash at the bar' })
+  @OptionalNullable()
+  @IsString()
+  @MaxLength(500)
+  note?: string | null;
+}
+
+export class PaymentDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  sessionId: string;
+
+  @ApiProperty({ description: PARTY_DOC })
+  from: string;
+
+  @ApiProperty({ description: PARTY_DOC })
+  to: string;
+
+  @ApiProperty({ minimum: 1 })
+  amountMinor: number;
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  note: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The API key that recorded the payment.' })
+  recordedBy: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+}
+
+// ---- statement --------------------------------------------------------------------
+
+export class StatementPlayerDto {
+  @ApiProperty({ format: 'uuid' })
+  playerId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'What the session\'s games won (+) or lost (−), after rake (R6.4, R6.5).' })
+  netMinor: number;
+
+  @ApiProperty({ description: 'Finished games played in the session (voided and abandoned games do not count).' })
+  games: number;
+
+  @ApiProperty({ description: 'Cash handed over in payments recorded against the session.' })
+  paidMinor: number;
+
+  @ApiProperty({ description: 'Cash received in those payments.' })
+  receivedMinor: number;
+
+  @ApiProperty({ description: 'R6.6: net + paid − received. Positive: still owed money; negative: still owes.' })
+  outstandingMinor: number;
+}
+
+export class StatementPaymentDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ description: PARTY_DOC })
+  from: string;
+
+  @ApiProperty()
+  fromName: string;
+
+  @ApiProperty({ description: PARTY_DOC })
+  to: string;
+
+  @ApiProperty()
+  toName: string;
+
+  @ApiProperty({ minimum: 1 })
+  amountMinor: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  note: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+}
+
+export class TransferDto {
+  @ApiProperty({ description: `Who pays. ${PARTY_DOC}` })
+  from: string;
+
+  @ApiProperty()
+  fromName: string;
+
+  @ApiProperty({ description: `Who receives. ${PARTY_DOC}` })
+  to: string;
+
+  @ApiProperty()
+  toName: string;
+
+  @ApiProperty({ minimum: 1 })
+  amountMinor: number;
+}
+
+export class StatementDto {
+  @ApiProperty({ format: 'uuid' })
+  sessionId: string;
+
+  @ApiProperty()
+  sessionName: string;
+
+  @ApiProperty({ format: 'uuid' })
+  clubId: string;
+
+  @ApiProperty()
+  clubName: string;
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ enum: ['open', 'closed'] })
+  status: 'open' | 'closed';
+
+  @ApiProperty({ example: 2.5 })
+  rakePercent: number;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  startsAt: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  closedAt: string | null;
+
+  @ApiProperty({ format: 'date-time', description: 'Time of the latest ledger entry or payment the statement includes (the session\'s creation when there is none): the same ledger gives the same statement, byte for byte.' })
+  asOf: string;
+
+  @ApiProperty({ type: [StatementPlayerDto], description: 'By name, then id.' })
+  players: StatementPlayerDto[];
+
+  @ApiProperty({ description: 'The house\'s take (rake, R6.4).' })
+  houseMinor: number;
+
+  @ApiProperty({ description: 'What the house is still owed (+) or owes (−) after the payments it took part in.' })
+  houseOutstandingMinor: number;
+
+  @ApiProperty({ type: [StatementPaymentDto], description: 'Payments recorded against the session, in the order recorded (R6.5).' })
+  payments: StatementPaymentDto[];
+
+  @ApiProperty({ type: [TransferDto], description: 'R6.5: who pays whom to settle every outstanding balance exactly; at most (parties with a non-zero balance − 1), the house counted.' })
+  transfers: TransferDto[];
+
+  @ApiProperty({ description: 'Players\' nets plus the house\'s: always 0.', example: 0 })
+  totalMinor: number;
+}
+
+// ---- balances and player statements --------------------------------------------------
+
+export class BalanceDto {
+  @ApiProperty({ description: PARTY_DOC })
+  playerId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ description: 'R6.6: nets plus paid minus received over every session in this currency. Positive: is owed.' })
+  balanceMinor: number;
+}
+
+export class BalancesDto {
+  @ApiProperty({ type: [BalanceDto], description: 'By currency, then name, then id.' })
+  items: BalanceDto[];
+}
+
+export class BalancesQuery {
+  @ApiPropertyOptional({ description: 'Only this currency.', example: 'USD' })
+  @IsOptional()
+  @IsCurrency()
+  currency?: string;
+
+  @ApiPropertyOptional({ description: `Only this party. ${PARTY_DOC}` })
+  @IsOptional()
+  @Matches(PARTY_RE, { message: 'playerId must be a player id (UUID) or "house"' })
+  playerId?: string;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'], description: '`true`: leave out parties whose balance is 0.' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  outstanding?: 'true' | 'false';
+}
+
+export class PlayerStatementQuery {
+  @ApiPropertyOptional({ description: 'First day (`YYYY-MM-DD`, in the club\'s time zone) or instant (RFC 3339) of the range, inclusive. Sessions are dated by `startsAt`, else by creation.', example: '2026-11-01' })
+  @IsOptional()
+  @Matches(DAY_OR_TIME_RE, { message: 'from must be a date (YYYY-MM-DD) or an RFC 3339 date-time' })
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'Last day or instant of the range, inclusive.', example: '2026-11-30' })
+  @IsOptional()
+  @Matches(DAY_OR_TIME_RE, { message: 'to must be a date (YYYY-MM-DD) or an RFC 3339 date-time' })
+  to?: string;
+}
+
+export class PlayerSessionLineDto {
+  @ApiProperty({ format: 'uuid' })
+  sessionId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'The session\'s day in the club\'s time zone.', example: '2026-11-24' })
+  date: string;
+
+  @ApiProperty({ enum: ['open', 'closed'] })
+  status: 'open' | 'closed';
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty()
+  games: number;
+
+  @ApiProperty()
+  netMinor: number;
+
+  @ApiProperty()
+  paidMinor: number;
+
+  @ApiProperty()
+  receivedMinor: number;
+
+  @ApiProperty({ description: 'net + paid − received for this session.' })
+  outstandingMinor: number;
+}
+
+export class PlayerPaymentDto extends StatementPaymentDto {
+  @ApiProperty({ format: 'uuid' })
+  sessionId: string;
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+}
+
+export class PlayerTotalDto {
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({ description: 'Balance from the sessions before the range.' })
+  openingMinor: number;
+
+  @ApiProperty({ description: 'Nets of the sessions in the range.' })
+  netMinor: number;
+
+  @ApiProperty()
+  paidMinor: number;
+
+  @ApiProperty()
+  receivedMinor: number;
+
+  @ApiProperty({ description: 'opening + net + paid − received: the balance at the end of the range.' })
+  closingMinor: number;
+
+  @ApiProperty({ description: 'R6.6: the balance over every session, whatever the range (as in GET /v1/balances).' })
+  balanceMinor: number;
+}
+
+export class PlayerStatementDto {
+  @ApiProperty({ format: 'uuid' })
+  playerId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  from: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  to: string | null;
+
+  @ApiProperty({ type: [PlayerSessionLineDto], description: 'Sessions in the range in which the player played, was paid or paid, by date.' })
+  sessions: PlayerSessionLineDto[];
+
+  @ApiProperty({ type: [PlayerPaymentDto], description: 'The player\'s payments recorded against those sessions.' })
+  payments: PlayerPaymentDto[];
+
+  @ApiProperty({ type: [PlayerTotalDto], description: 'Per currency.' })
+  totals: PlayerTotalDto[];
+}

@@ -1,0 +1,329 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ApiError, notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { isoOrNull } from '../common/dates';
+import { ErrorCode } from '../common/error-codes';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { uuid7 } from '../common/uuid';
+import { ClubsRepository } from '../clubs/clubs.repository';
+import { CommandContext, Db, Replayed } from '../db/db.service';
+import { refuse } from '../domain/errors';
+import { compareParty, HOUSE } from '../domain/settlement';
+import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
+import { minorFromDb } from '../ledger/ledger.repository';
+import { PaymentEntity } from '../payments/payment.entity';
+import { SessionEntity } from '../sessions/session.entity';
+import { SessionsRepository } from '../sessions/sessions.repository';
+import { assertPlayersInClub } from '../tables/table-context';
+import { TablesRepository } from '../tables/tables.repository';
+import {
+  BalanceDto,
+  BalancesQuery,
+  CreatePaymentDto,
+  LedgerEntryDto,
+  LedgerQuery,
+  PaymentDto,
+  PlayerPaymentDto,
+  PlayerSessionLineDto,
+  PlayerStatementDto,
+  PlayerStatementQuery,
+  PlayerTotalDto,
+} from './settlement.dto';
+import { SettlementRepository } from './settlement.repository';
+
+const TABLE_ROUTES = { match: 'matches', money: 'money-games', chouette: 'chouettes' } as const;
+
+/** A player id as stored: UUIDs in lower case; the house as "house". */
+const normaliseParty = (party: string) => (party.toLowerCase() === HOUSE ? HOUSE : party.toLowerCase());
+
+function mapPayment(p: PaymentEntity, currency: string): PaymentDto {
+  return {
+    id: p.id,
+    sessionId: p.sessionId,
+    from: p.fromParty,
+    to: p.toParty,
+    amountMinor: minorFromDb(p.amountMinor),
+    currency,
+    note: p.note,
+    recordedBy: p.createdBy,
+    at: p.createdAt.toISOString(),
+  };
+}
+
+/** The session's day in the club's time zone, as YYYY-MM-DD. */
+function localDay(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+/** A range bound: a club-local day (compared with the session's day) or an instant. */
+type Bound = { day: string } | { at: Date };
+
+function bound(field: 'from' | 'to', value: string | undefined): Bound | null {
+  if (value === undefined) return null;
+  const at = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  // Date.parse accepts 2026-02-30 by rolling over; a real day round-trips.
+  if (Number.isNaN(at.getTime()) || (value.length === 10 && at.toISOString().slice(0, 10) !== value)) {
+    throw new ApiError(ErrorCode.VALIDATION_FAILED, `${field} is not a real date or time.`, {
+      errors: [{ field, message: `${field} must be a date (YYYY-MM-DD) or an RFC 3339 date-time` }],
+    });
+  }
+  return value.length === 10 ? { day: value } : { at };
+}
+
+/** Session money: the ledger listing, statements (R6.5), payments and balances (R6.6). */
+@Injectable()
+export class SettlementService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SettlementRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly clubs: ClubsRepository,
+    private readonly tables: TablesRepository,
+  ) {}
+
+  private async session(m: EntityManager, auth: KeyAuth, id: string): Promise<SessionEntity> {
+    const s = await this.sessions.find(m, auth.clubId, id);
+    if (!s) throw notFound('Session');
+    return s;
+  }
+
+  async ledger(auth: KeyAuth, sessionId: string, q: LedgerQuery): Promise<Page<LedgerEntryDto>> {
+    const limit = q.limit ?? 50;
+    const after = decodeCursor(q.cursor, ['string']);
+    return this.db.read(async (m) => {
+      const s = await this.session(m, auth, sessionId);
+      const party = q.party === undefined ? undefined : normaliseParty(q.party);
+      const rows = await this.repo.ledger(m, auth.clubId, s.id, { kind: q.kind, party }, (after?.[0] as string) ?? null, limit);
+      return toPage(rows, limit, (r) => [r.id], (r) => {
+        const table = TABLE_ROUTES[r.tableKind];
+        return {
+          id: r.id,
+          gameRef: {
+            table,
+            tableId: r.tableId,
+            gameNo: r.gameNo,
+            href: r.gameNo === null ? `/v1/${table}/${r.tableId}` : `/v1/${table}/${r.tableId}/games/${r.gameNo}`,
+          },
+          from: r.from,
+          to: r.to,
+          amountMinor: r.amountMinor,
+          kind: r.kind,
+          currency: s.currency,
+          at: r.at.toISOString(),
+        };
+      });
+    });
+  }
+
+  /** R6.5: the statement, from one snapshot of the session's ledger and payments. */
+  statement(auth: KeyAuth, sessionId: string): Promise<Statement> {
+    return this.db.read(async (m) => {
+      const s = await this.session(m, auth, sessionId);
+      const club = await this.clubs.find(m, auth.clubId);
+      if (!club) throw notFound('Club');
+      const { nets, latest } = await this.repo.sessionNets(m, auth.clubId, s.id);
+      const payments = await this.repo.payments(m, auth.clubId, s.id);
+      const parties = new Set<string>([...nets.keys(), ...payments.flatMap((p) => [p.fromParty, p.toParty])]);
+      parties.delete(HOUSE);
+      const players = await this.repo.sessionPlayers(m, auth.clubId, s.id, [...parties]);
+      let asOf = latest ?? s.createdAt;
+      for (const p of payments) if (p.createdAt > asOf) asOf = p.createdAt;
+      return buildStatement({
+        session: {
+          id: s.id,
+          name: s.name,
+          currency: s.currency,
+          status: s.status,
+          rakeBp: s.rakeBp,
+          startsAt: isoOrNull(s.startsAt),
+          closedAt: isoOrNull(s.closedAt),
+          createdAt: s.createdAt.toISOString(),
+        },
+        club: { id: club.id, name: club.name, timezone: club.timezone },
+        players,
+        nets,
+        payments: payments.map((p) => ({
+          id: p.id,
+          from: p.fromParty,
+          to: p.toParty,
+          amountMinor: minorFromDb(p.amountMinor),
+          note: p.note,
+          at: p.createdAt.toISOString(),
+        })),
+        asOf: asOf.toISOString(),
+      });
+    });
+  }
+
+  /**
+   * R6.6: cash handed over, recorded against the session. Open or closed: players
+   * settle after the session has closed. A mistake is corrected by a payment the
+   * other way (payments, like the ledger, are never changed).
+   */
+  recordPayment(cmd: CommandContext, auth: KeyAuth, sessionId: string, dto: CreatePaymentDto): Promise<PaymentDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const s = await this.session(m, auth, sessionId);
+      const from = normaliseParty(dto.from);
+      const to = normaliseParty(dto.to);
+      if (from === to) refuse('SAME_PARTY', 'R6.6', 'A payment goes from one party to another: from and to are the same', { party: from });
+      await assertPlayersInClub(this.tables, m, auth.clubId, [from, to].filter((p) => p !== HOUSE));
+      const p: PaymentEntity = {
+        clubId: auth.clubId,
+        id: uuid7(),
+        sessionId: s.id,
+        fromParty: from,
+        toParty: to,
+        amountMinor: String(dto.amountMinor),
+        note: dto.note ?? null,
+        createdBy: auth.keyId,
+        createdAt: new Date(),
+      };
+      await this.repo.insertPayment(m, p);
+      return mapPayment(p, s.currency);
+    });
+  }
+
+  async payments(auth: KeyAuth, sessionId: string, limit: number, cursor?: string): Promise<Page<PaymentDto>> {
+    const after = decodeCursor(cursor, ['string']);
+    return this.db.read(async (m) => {
+      const s = await this.session(m, auth, sessionId);
+      const rows = await this.repo.payments(m, auth.clubId, s.id, (after?.[0] as string) ?? null, limit + 1);
+      return toPage(rows, limit, (p) => [p.id], (p) => mapPayment(p, s.currency));
+    });
+  }
+
+  /** R6.6: every party's outstanding balance per currency, across sessions; the house as "house". */
+  balances(auth: KeyAuth, q: BalancesQuery): Promise<{ items: BalanceDto[] }> {
+    return this.db.read(async (m) => {
+      const party = q.playerId === undefined ? undefined : normaliseParty(q.playerId);
+      const rows = await this.repo.partySessions(m, auth.clubId, party);
+      const acc = new Map<string, { party: string; currency: string; balance: bigint }>();
+      for (const r of rows) {
+        if (q.currency && r.currency !== q.currency) continue;
+        const key = `${r.currency}/${r.party}`;
+        const a = acc.get(key) ?? { party: r.party, currency: r.currency, balance: 0n };
+        a.balance += BigInt(r.netMinor) + BigInt(r.paidMinor) - BigInt(r.receivedMinor);
+        acc.set(key, a);
+      }
+      const names = await this.repo.playerNames(m, auth.clubId, [...new Set([...acc.values()].map((a) => a.party))].filter((p) => p !== HOUSE));
+      const items = [...acc.values()]
+        .filter((a) => q.outstanding !== 'true' || a.balance !== 0n)
+        .map((a) => ({
+          playerId: a.party,
+          name: a.party === HOUSE ? HOUSE_NAME : (names.get(a.party) ?? a.party),
+          currency: a.currency,
+          balanceMinor: minorFromDb(a.balance),
+        }))
+        .sort((a, b) => compareParty(a.currency, b.currency) || compareParty(a.name, b.name) || compareParty(a.playerId, b.playerId));
+      return { items };
+    });
+  }
+
+  /** A player's money over a range of sessions: per-session nets, payments, and balances (R6.6). */
+  playerStatement(auth: KeyAuth, playerId: string, q: PlayerStatementQuery): Promise<PlayerStatementDto> {
+    const from = bound('from', q.from);
+    const to = bound('to', q.to);
+    return this.db.read(async (m) => {
+      const names = await this.repo.playerNames(m, auth.clubId, [playerId]);
+      if (!names.has(playerId)) throw notFound('Player');
+      const club = await this.clubs.find(m, auth.clubId);
+      if (!club) throw notFound('Club');
+      const rows = await this.repo.partySessions(m, auth.clubId, playerId);
+      const games = await this.repo.gamesBySession(m, auth.clubId, playerId);
+      const seated = await this.repo.seatedSessions(m, auth.clubId, playerId);
+      const ids = [...new Set([...rows.map((r) => r.sessionId), ...games.keys(), ...seated])];
+      const sessions = await this.repo.sessions(m, auth.clubId, ids);
+
+      const byId = new Map(rows.map((r) => [r.sessionId, r]));
+      type Place = 'before' | 'in' | 'after';
+      const placeOf = (s: SessionEntity): Place => {
+        const at = s.startsAt ?? s.createdAt;
+        const day = localDay(at, club.timezone);
+        if (from && ('day' in from ? day < from.day : at < from.at)) return 'before';
+        if (to && ('day' in to ? day > to.day : at > to.at)) return 'after';
+        return 'in';
+      };
+      const lines: Array<PlayerSessionLineDto & { at: Date }> = [];
+      const totals = new Map<string, { opening: bigint; net: bigint; paid: bigint; received: bigint; all: bigint }>();
+      for (const s of sessions) {
+        const r = byId.get(s.id);
+        const net = r?.netMinor ?? 0;
+        const paid = r?.paidMinor ?? 0;
+        const received = r?.receivedMinor ?? 0;
+        const outstanding = BigInt(net) + BigInt(paid) - BigInt(received);
+        const t = totals.get(s.currency) ?? { opening: 0n, net: 0n, paid: 0n, received: 0n, all: 0n };
+        totals.set(s.currency, t);
+        t.all += outstanding;
+        const place = placeOf(s);
+        if (place === 'before') t.opening += outstanding;
+        if (place !== 'in') continue;
+        t.net += BigInt(net);
+        t.paid += BigInt(paid);
+        t.received += BigInt(received);
+        const at = s.startsAt ?? s.createdAt;
+        lines.push({
+          at,
+          sessionId: s.id,
+          name: s.name,
+          date: localDay(at, club.timezone),
+          status: s.status,
+          currency: s.currency,
+          games: games.get(s.id) ?? 0,
+          netMinor: net,
+          paidMinor: paid,
+          receivedMinor: received,
+          outstandingMinor: minorFromDb(outstanding),
+        });
+      }
+      lines.sort((a, b) => a.at.getTime() - b.at.getTime() || compareParty(a.sessionId, b.sessionId));
+      const inRange = lines.map((l) => l.sessionId);
+      const currencyOf = new Map(sessions.map((s) => [s.id, s.currency]));
+      const payments: PlayerPaymentDto[] = [];
+      for (const sessionId of inRange) {
+        if (!byId.get(sessionId)?.paidMinor && !byId.get(sessionId)?.receivedMinor) continue;
+        for (const p of await this.repo.payments(m, auth.clubId, sessionId)) {
+          if (p.fromParty !== playerId && p.toParty !== playerId) continue;
+          payments.push({
+            id: p.id,
+            sessionId,
+            currency: currencyOf.get(sessionId)!,
+            from: p.fromParty,
+            fromName: '',
+            to: p.toParty,
+            toName: '',
+            amountMinor: minorFromDb(p.amountMinor),
+            note: p.note,
+            at: p.createdAt.toISOString(),
+          });
+        }
+      }
+      const others = await this.repo.playerNames(m, auth.clubId, [...new Set(payments.flatMap((p) => [p.from, p.to]))].filter((p) => p !== HOUSE));
+      const nameOf = (party: string) => (party === HOUSE ? HOUSE_NAME : (others.get(party) ?? party));
+      for (const p of payments) {
+        p.fromName = nameOf(p.from);
+        p.toName = nameOf(p.to);
+      }
+      const totalLines: PlayerTotalDto[] = [...totals.entries()]
+        .sort(([a], [b]) => compareParty(a, b))
+        .map(([currency, t]) => ({
+          currency,
+          openingMinor: minorFromDb(t.opening),
+          netMinor: minorFromDb(t.net),
+          paidMinor: minorFromDb(t.paid),
+          receivedMinor: minorFromDb(t.received),
+          closingMinor: minorFromDb(t.opening + t.net + t.paid - t.received),
+          balanceMinor: minorFromDb(t.all),
+        }));
+      return {
+        playerId,
+        name: names.get(playerId)!,
+        from: q.from ?? null,
+        to: q.to ?? null,
+        sessions: lines.map(({ at: _at, ...l }) => l),
+        payments,
+        totals: totalLines,
+      };
+    });
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * The R6.5 settlement statement as CSV (RFC 4180), for spreadsheets and programs.
+ *
+ * Pure: no framework, no I/O. The same Statement always renders to the same
+ * string, byte for byte: rows follow the Statement's own (totally ordered) lists
+ * and nothing depends on the locale, the clock or the runtime.
+ *
+ * ONE TABLE, ONE HEADER ROW. Every row has these 16 columns; the first column,
+ * `record`, says what the row describes and which other columns it fills (every
+ * other cell of that row is empty):
+ *
+ *   record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,
+ *   fromId,fromName,toId,toName,amountMinor,currency,note,at
+ *
+ *   record    | columns filled
+ *   ----------+-----------------------------------------------------------------
+ *   session   | playerId = the session's id, name = the session's name,
+ *   (1 row)   | currency, note = `status=<open|closed>; rakePercent=<n>`
+ *             | (e.g. `status=closed; rakePercent=2.5`), at = asOf
+ *   player    | playerId, name, games, netMinor, paidMinor, receivedMinor,
+ *   (1 each)  | outstandingMinor, currency — in the Statement's player order
+ *   house     | playerId = `house`, name = `House`, netMinor = the house's take
+ *   (1 row)   | (houseMinor), outstandingMinor = houseOutstandingMinor, currency
+ *   payment   | playerId = the payment's id, fromId, fromName, toId, toName,
+ *   (1 each)  | amountMinor, currency, note (empty when there is none), at
+ *   transfer  | fromId, fromName, toId, toName, amountMinor, currency — the
+ *   (1 each)  | transfers that settle the session, in the Statement's order
+ *   total     | netMinor = totalMinor (players' nets plus the house's: always 0),
+ *   (1 row)   | currency
+ *
+ * Rows come in exactly that order: session, players, house, payments, transfers,
+ * total.
+ *
+ * NUMBERS. The numeric columns (games, netMinor, paidMinor, receivedMinor,
+ * outstandingMinor, amountMinor) hold integers in minor units (R6.2), written
+ * in plain decimal: no thousands separator, no decimals, no exponent, a leading
+ * `-` for a negative amount. They are never quoted and never prefixed, so a
+ * spreadsheet reads them as numbers.
+ *
+ * QUOTING (RFC 4180). A field containing `,`, `"`, CR or LF is enclosed in double
+ * quotes and every `"` inside it is doubled; other fields are written as they
+ * are. Records end with CRLF, the last one included. No byte-order mark.
+ *
+ * FORMULA INJECTION. A spreadsheet would run a cell that starts with `=`, `+`,
+ * `-` or `@` (and some treat a leading tab or CR the same way) as a formula: a
+ * player named `=HYPERLINK(...)` must not become a live link. So every TEXT field
+ * (every column except `record` and the numeric ones: ids, names, currency, note,
+ * at) that starts with one of `=` `+` `-` `@` TAB CR gets a `'` in front of it:
+ * `=HYPERLINK("x")` is written `'=HYPERLINK("x")` (then quoted, since it holds a
+ * `"`). A text field that itself starts with `'` gets one too, so the escape can
+ * always be undone exactly: a program reading the file drops ONE leading `'` from
+ * a text field when there is one, and gets the original value back.
+ *
+ * An empty cell in a text column and an empty text are the same thing (a payment
+ * without a note has an empty `note`).
+ *
+ * `parseCsv` reads any RFC 4180 text (this module's output included) back into
+ * rows of fields; it does not undo the `'` prefix.
+ */
+import { HOUSE } from '../domain/settlement';
+import { HOUSE_NAME, Statement } from '../domain/statement';
+
+const COLUMNS = [
+  'record',
+  'playerId',
+  'name',
+  'games',
+  'netMinor',
+  'paidMinor',
+  'receivedMinor',
+  'outstandingMinor',
+  'fromId',
+  'fromName',
+  'toId',
+  'toName',
+  'amountMinor',
+  'currency',
+  'note',
+  'at',
+] as const;
+
+type Column = (typeof COLUMNS)[number];
+
+const NUMERIC_COLUMNS = ['games', 'netMinor', 'paidMinor', 'receivedMinor', 'outstandingMinor', 'amountMinor'] as const;
+type NumericColumn = (typeof NUMERIC_COLUMNS)[number];
+type TextColumn = Exclude<Column, NumericColumn | 'record'>;
+
+type RecordKind = 'session' | 'player' | 'house' | 'payment' | 'transfer' | 'total';
+
+/** One data row: the record kind, then whichever cells it fills (the rest stay empty). */
+type Row = { record: RecordKind } & Partial<Record<NumericColumn, number>> & Partial<Record<TextColumn, string>>;
+
+const NUMERIC = new Set<Column>(NUMERIC_COLUMNS);
+
+/** A text field starting with one of these gets a leading `'` (see the top of the file). */
+const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r', "'"]);
+
+/** Characters that force a field into double quotes (RFC 4180). */
+const NEEDS_QUOTES = /[",\r\n]/;
+
+const CRLF = '\r\n';
+
+/** Renders the statement as RFC 4180 CSV; see the top of this file for the layout. */
+export function renderStatementCsv(s: Statement): string {
+  const currency = s.currency;
+  const rows: Row[] = [];
+  rows.push({
+    record: 'session',
+    playerId: s.sessionId,
+    name: s.sessionName,
+    currency,
+    note: `status=${s.status}; rakePercent=${s.rakePercent}`,
+    at: s.asOf,
+  });
+  for (const p of s.players) {
+    rows.push({
+      record: 'player',
+      playerId: p.playerId,
+      name: p.name,
+      games: p.games,
+      netMinor: p.netMinor,
+      paidMinor: p.paidMinor,
+      receivedMinor: p.receivedMinor,
+      outstandingMinor: p.outstandingMinor,
+      currency,
+    });
+  }
+  rows.push({
+    record: 'house',
+    playerId: HOUSE,
+    name: HOUSE_NAME,
+    netMinor: s.houseMinor,
+    outstandingMinor: s.houseOutstandingMinor,
+    currency,
+  });
+  for (const p of s.payments) {
+    rows.push({
+      record: 'payment',
+      playerId: p.id,
+      fromId: p.from,
+      fromName: p.fromName,
+      toId: p.to,
+      toName: p.toName,
+      amountMinor: p.amountMinor,
+      currency,
+      note: p.note ?? '',
+      at: p.at,
+    });
+  }
+  for (const t of s.transfers) {
+    rows.push({
+      record: 'transfer',
+      fromId: t.from,
+      fromName: t.fromName,
+      toId: t.to,
+      toName: t.toName,
+      amountMinor: t.amountMinor,
+      currency,
+    });
+  }
+  rows.push({ record: 'total', netMinor: s.totalMinor, currency });
+
+  const lines = [COLUMNS.join(','), ...rows.map(renderRow)];
+  return lines.join(CRLF) + CRLF;
+}
+
+function renderRow(row: Row): string {
+  return COLUMNS.map((column) => renderCell(column, row[column])).join(',');
+}
+
+function renderCell(column: Column, value: string | number | undefined): string {
+  if (value === undefined) return '';
+  if (NUMERIC.has(column)) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      throw new RangeError(`statement CSV: ${column} must be a safe integer, got ${String(value)}`);
+    }
+    // String(-0) is "0": no stray sign.
+    return String(value);
+  }
+  const text = String(value);
+  const guarded = column !== 'record' && text.length > 0 && FORMULA_TRIGGERS.has(text[0]) ? `'${text}` : text;
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}
+
+/**
+ * RFC 4180 parser: returns the records of `text`, each a list of its fields, as
+ * written (quotes removed, doubled quotes undoubled; the formula `'` prefix is
+ * NOT removed).
+ *
+ * - Records end with CRLF or LF; the line ending after the last record is
+ *   optional. An empty line in the middle is a record with one empty field.
+ * - A quoted field may contain `,`, `""` (one `"`), CR and LF, kept exactly.
+ * - A leading byte-order mark (U+FEFF) is ignored. Empty text has no records.
+ * - Malformed text is refused with an Error giving the offset: a `"` inside an
+ *   unquoted field, anything but `,` or a line ending after a closing quote, an
+ *   unterminated quoted field, or a CR that is not part of CRLF outside quotes.
+ */
+export function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  const n = text.length;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (i >= n) return records;
+  let record: string[] = [];
+  for (;;) {
+    // At the start of a field.
+    let field: string;
+    if (text[i] === '"') {
+      const open = i;
+      let j = i + 1;
+      field = '';
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q < 0) throw new Error(`CSV: unterminated quoted field starting at offset ${open}`);
+        field += text.slice(j, q);
+        if (text[q + 1] === '"') {
+          field += '"';
+          j = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+    } else {
+      let j = i;
+      while (j < n) {
+        const c = text[j];
+        if (c === ',' || c === '\n' || c === '\r') break;
+        if (c === '"') throw new Error(`CSV: unexpected '"' inside an unquoted field at offset ${j}`);
+        j++;
+      }
+      field = text.slice(i, j);
+      i = j;
+    }
+    record.push(field);
+
+    // After a field: end of text, a separator or a line ending.
+    if (i >= n) {
+      records.push(record);
+      return records;
+    }
+    const c = text[i];
+    if (c === ',') {
+      i++;
+      continue;
+    }
+    if (c === '\n' || (c === '\r' && text[i + 1] === '\n')) {
+      i += c === '\n' ? 1 : 2;
+      records.push(record);
+      record = [];
+      if (i >= n) return records;
+      continue;
+    }
+    throw new Error(`CSV: unexpected ${JSON.stringify(c)} at offset ${i} (expected ',' or a line ending)`);
+  }
+}
