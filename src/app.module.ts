@@ -33,6 +33,8 @@ import { TablesService } from './tables/tables.service';
 import { BalancesController, SessionMoneyController } from './settlement/settlement.controller';
 import { SettlementRepository } from './settlement/settlement.repository';
 import { SettlementService } from './settlement/settlement.service';
+import { RateLimiter } from './guards/rate-limiter';
+import { AuditController, AuditService } from './guards/audit';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -76,6 +78,7 @@ export class AppModule {
         SessionsController,
         SessionMoneyController,
         BalancesController,
+        AuditController,
         MatchesController,
         MatchGamesController,
         MoneyGamesController,
@@ -104,6 +107,8 @@ export class AppModule {
         ChouettesService,
         SettlementRepository,
         SettlementService,
+        RateLimiter,
+        AuditService,
       ],
     };
   }

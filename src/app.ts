@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { StrictValidationPipe } from './common/validation';
 import type { AppConfig } from './config';
+import { registerCors } from './common/cors';
 import { buildOpenApi } from './openapi/document';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -54,6 +55,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  registerCors(fastify, config.corsOrigins);
   fastify.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');

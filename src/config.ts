@@ -19,6 +19,11 @@ export interface AppConfig {
   embeddedPgPort: number;
   idempotencyTtlHours: number;
   dbPoolSize: number;
+  /** Requests per API key per window; 0 turns rate limiting off. */
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  /** Origins allowed by CORS: empty = CORS off (the default), ['*'] = any origin. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -50,6 +55,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (embeddedPgPort === 5432) problems.push('EMBEDDED_PG_PORT must not be 5432, where a system PostgreSQL may already listen');
   const idempotencyTtlHours = intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 30, problems);
   const dbPoolSize = intVar(env, 'DB_POOL_SIZE', 10, 1, 200, problems);
+  const rateLimit = intVar(env, 'RATE_LIMIT', 3000, 0, 10_000_000, problems);
+  const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems);
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const o of corsOrigins) {
+    if (o !== '*' && !/^https?:\/\/[^/\s]+\/?$/i.test(o)) {
+      problems.push(`CORS_ORIGINS must be "*" or a comma-separated list of origins like https://club.example (got "${o}")`);
+    }
+  }
 
   const databaseUrl = env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : null;
   if (databaseUrl !== null) {
@@ -98,5 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedPgPort,
     idempotencyTtlHours,
     dbPoolSize,
+    rateLimit,
+    rateLimitWindowSeconds,
+    corsOrigins: corsOrigins.map((o) => (o === '*' ? o : o.replace(/\/$/, '').toLowerCase())),
   };
 }

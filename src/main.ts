@@ -4,6 +4,7 @@ import { AppConfig, ConfigError, loadConfig } from './config';
 import { migrate } from './db/data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
 import { Db } from './db/db.service';
+import { RateLimiter } from './guards/rate-limiter';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -61,9 +62,12 @@ async function main(): Promise<void> {
   lines.push(`Interactive docs: http://${shown}:${port}/docs   OpenAPI: http://${shown}:${port}/openapi.json`);
   console.log(lines.join('\n'));
 
-  // Idempotency records are kept for the configured window, then forgotten.
+  // Idempotency records are kept for the configured window, then forgotten; so are
+  // rate-limit windows that ended an hour ago.
   const db = app.get(Db);
-  const purge = () => db.purgeIdempotency(config.idempotencyTtlHours).catch(() => undefined);
+  const limiter = app.get(RateLimiter);
+  const purge = () =>
+    Promise.all([db.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
   void purge();
   setInterval(purge, 15 * 60 * 1000).unref();
 }

@@ -8,6 +8,8 @@ import { Inject } from '@nestjs/common';
 import { ApiError } from './api-error';
 import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, sameSecret, secretMatches } from './auth';
 import { ErrorCode } from './error-codes';
+import { RateLimiter } from '../guards/rate-limiter';
+import type { FastifyReply } from 'fastify';
 
 const unauthenticated = (detail: string) =>
   new ApiError(ErrorCode.UNAUTHENTICATED, detail, { headers: { 'www-authenticate': 'Bearer' } });
@@ -23,6 +25,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysRepository,
     @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -58,6 +61,15 @@ export class AuthGuard implements CanActivate {
       throw new ApiError(ErrorCode.FORBIDDEN, `This needs a key with the ${access.role} role; this key is a ${key.role} key.`);
     }
     req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role };
+    if (this.limiter.enabled) {
+      const verdict = await this.limiter.hit(parsed.clubId, parsed.keyId);
+      if (verdict.limited) {
+        throw new ApiError(ErrorCode.RATE_LIMITED, `This API key sent more than ${this.config.rateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`, {
+          headers: verdict.headers,
+        });
+      }
+      ctx.switchToHttp().getResponse<FastifyReply>().headers(verdict.headers);
+    }
     return true;
   }
 }

@@ -24,8 +24,15 @@ const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext): CommandContext => {
   const req = ctx.switchToHttp().getRequest<FastifyRequest & { auth?: Auth }>();
   if (!req.auth) throw new Error('Command used on a public route');
+  const audit = {
+    method: req.method,
+    route: req.routeOptions?.url ?? req.url.split('?')[0],
+    path: req.url.split('?')[0],
+    requestId: typeof req.id === 'string' ? req.id : null,
+    body: req.body ?? null,
+  };
   const raw = req.headers['idempotency-key'];
-  if (raw === undefined) return { auth: req.auth, idempotency: null };
+  if (raw === undefined) return { auth: req.auth, idempotency: null, audit };
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!KEY_RE.test(key)) {
     throw new ApiError(ErrorCode.INVALID_IDEMPOTENCY_KEY, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
@@ -33,7 +40,7 @@ export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext):
   const requestHash = createHash('sha256')
     .update(`${req.method} ${req.url.split('?')[0]}\n${canonicalJson(req.body ?? null)}`)
     .digest('hex');
-  return { auth: req.auth, idempotency: { key, requestHash } };
+  return { auth: req.auth, idempotency: { key, requestHash }, audit };
 });
 
 /**

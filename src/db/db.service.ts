@@ -4,12 +4,15 @@ import { ApiError } from '../common/api-error';
 import type { Auth } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { isRetryable } from '../common/problem';
+import { uuid7 } from '../common/uuid';
 
 /** What a command needs to know about its caller. */
 export interface CommandContext {
   auth: Auth;
   /** Idempotency-Key header and the hash of the request it came with. */
   idempotency: { key: string; requestHash: string } | null;
+  /** What the audit record says about the request (key-authenticated commands are recorded). */
+  audit?: { method: string; route: string; path: string; requestId: string | null; body: unknown };
 }
 
 /** A response replayed from an earlier request with the same Idempotency-Key. */
@@ -58,6 +61,7 @@ export class Db {
           }
         }
         const result = await work(m);
+        await this.audit(m, ctx, successStatus);
         if (ctx.idempotency) await this.remember(m, ctx, successStatus, JSON.stringify(result));
         await qr.commitTransaction();
         return result;
@@ -77,6 +81,16 @@ export class Db {
         await qr.release().catch(() => undefined);
       }
     }
+  }
+
+  /** The audit record (who did what), written in the command's own transaction. */
+  private async audit(m: EntityManager, ctx: CommandContext, status: number): Promise<void> {
+    if (ctx.auth.kind !== 'key' || !ctx.audit) return;
+    const a = ctx.audit;
+    await m.query(
+      `INSERT INTO audit_log (club_id, id, api_key_id, method, route, path, status, request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [ctx.auth.clubId, uuid7(), ctx.auth.keyId, a.method, a.route, a.path, status, a.requestId, a.body === undefined ? null : JSON.stringify(a.body)],
+    );
   }
 
   private lockKey(ctx: CommandContext): string {

@@ -5,6 +5,7 @@ import { PlayerEntity } from '../players/player.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
 import { PaymentEntity } from '../payments/payment.entity';
+import { AuditEntryEntity, RateLimitCounterEntity } from '../guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from '../tables/table.entity';
 
 /** Every entity; a test checks them against the schema the migrations build. */
@@ -20,6 +21,8 @@ export const ENTITIES = [
   GameEntity,
   LedgerEntryEntity,
   PaymentEntity,
+  RateLimitCounterEntity,
+  AuditEntryEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */

@@ -20,6 +20,9 @@ async function main(): Promise<void> {
     embeddedPgPort: 54329,
     idempotencyTtlHours: 24,
     dbPoolSize: 1,
+    rateLimit: 3000,
+    rateLimitWindowSeconds: 60,
+    corsOrigins: [],
   };
   const app = await createApp(config, config.databaseUrl!, { offline: true });
   await app.init();

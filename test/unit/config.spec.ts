@@ -34,6 +34,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('limits 3000 requests per key per minute and leaves CORS off unless told otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ rateLimit: 3000, rateLimitWindowSeconds: 60, corsOrigins: [] });
+    const c = loadConfig({ DATA_DIR: dir, RATE_LIMIT: '0', RATE_LIMIT_WINDOW_SECONDS: '10', CORS_ORIGINS: 'https://Scores.example/, http://localhost:5173' });
+    expect(c).toMatchObject({ rateLimit: 0, rateLimitWindowSeconds: 10, corsOrigins: ['https://scores.example', 'http://localhost:5173'] });
+    expect(loadConfig({ DATA_DIR: dir, CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
+    expect(() => loadConfig({ DATA_DIR: dir, RATE_LIMIT: '-1', RATE_LIMIT_WINDOW_SECONDS: '0', CORS_ORIGINS: 'scores.example' })).toThrow(
+      /RATE_LIMIT must be[\s\S]*RATE_LIMIT_WINDOW_SECONDS must be[\s\S]*CORS_ORIGINS must be/,
+    );
+  });
+
   it('uses DATABASE_URL and ADMIN_TOKEN when given', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234', PORT: '8080' });
     expect(c).toMatchObject({ databaseUrl: 'postgres://postgres@127.0.0.1:5432/club', adminToken: 'operator-token-1234', port: 8080, adminTokenGenerated: false });

@@ -1,0 +1,52 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** Requests of one API key in one fixed window (shared by every app instance). */
+@Entity({ name: 'rate_limit_counters' })
+export class RateLimitCounterEntity {
+  @PrimaryColumn({ name: 'club_id', type: 'uuid' })
+  clubId: string;
+
+  @PrimaryColumn({ name: 'api_key_id', type: 'uuid' })
+  apiKeyId: string;
+
+  @PrimaryColumn({ name: 'window_start', type: 'timestamptz' })
+  windowStart: Date;
+
+  @Column({ type: 'integer' })
+  hits: number;
+}
+
+/** Who (which API key) did what: one row per successful command, in its transaction. Append-only. */
+@Entity({ name: 'audit_log' })
+export class AuditEntryEntity {
+  @PrimaryColumn({ name: 'club_id', type: 'uuid' })
+  clubId: string;
+
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'api_key_id', type: 'uuid' })
+  apiKeyId: string;
+
+  @Column({ type: 'text' })
+  method: string;
+
+  /** The route pattern, e.g. /v1/money-games/:id/games. */
+  @Column({ type: 'text' })
+  route: string;
+
+  @Column({ type: 'text' })
+  path: string;
+
+  @Column({ type: 'smallint' })
+  status: number;
+
+  @Column({ name: 'request_id', type: 'text', nullable: true })
+  requestId: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  body: unknown;
+
+  @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
+  createdAt: Date;
+}
