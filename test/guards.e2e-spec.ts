@@ -208,3 +208,25 @@ describe('audit record, CORS and club isolation', () => {
     expect((await x.get(`/v1/sessions/${xSession}`)).body).toMatchObject({ status: 'open', name: 'Club night' });
   });
 });
+
+describe('tokens are never logged', () => {
+  it('logs every request at trace level without a token, a secret or an Idempotency-Key in it', async () => {
+    const t = await startApp({ LOG_LEVEL: 'trace' });
+    try {
+      const club = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).set('Idempotency-Key', 'club-key-secretive-1').send({ name: 'Logged club' });
+      const owner = club.body.apiKey.token as string;
+      const key = (await t.http().post('/v1/api-keys').set(bearer(owner)).send({ name: 'Tablet', role: 'scorer' })).body.token as string;
+      await t.http().get('/v1/players').set(bearer(key));
+      await t.http().get('/v1/players').set(bearer(`${key.slice(0, -4)}AAAA`));
+      await t.http().get('/v1/players?cursor=garbage').set(bearer(owner));
+      await new Promise((r) => setTimeout(r, 200));
+      const logs = t.app.output();
+      expect(logs).toMatch(/"url":"\/v1\/players"/);
+      for (const secret of [t.adminToken, owner, key, owner.split('_')[2], key.split('_')[2], 'club-key-secretive-1']) {
+        expect(logs.includes(secret)).toBe(false);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
