@@ -33,8 +33,11 @@ function problem(status: number, code: string, detail: string, more: Partial<Pro
 
 /** SQLSTATEs and driver messages that mean "the database is not there right now". */
 export function isDatabaseUnavailable(e: unknown): boolean {
-  const err = e as { code?: string; message?: string; driverError?: unknown };
+  const err = e as { code?: string; message?: string; name?: string; driverError?: unknown };
   if (err?.driverError) return isDatabaseUnavailable(err.driverError);
+  // The connection died between two queries of a command: node-pg reports it as an
+  // 'error' event, TypeORM releases the runner, and the next query finds it released.
+  if (err?.name === 'QueryRunnerAlreadyReleasedError' || err?.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
   const code = typeof err?.code === 'string' ? err.code : '';
   if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
     return true;

@@ -62,7 +62,7 @@ export function startProcess(env: Record<string, string>, timeoutMs = 30000): Pr
           output: () => out,
           stop: (signal = 'SIGTERM') =>
             new Promise((done) => {
-              if (proc.exitCode !== null) return done(proc.exitCode);
+              if (proc.exitCode !== null || proc.signalCode !== null) return done(proc.exitCode);
               proc.once('exit', (code) => done(code));
               proc.kill(signal);
             }),
