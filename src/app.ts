@@ -69,6 +69,5 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
     reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(doc));
   });
   SwaggerModule.setup('docs', app, doc, { raw: false, swaggerOptions: { url: '/openapi.json' }, customSiteTitle: 'Backgammon club API' });
-  app.enableShutdownHooks();
   return app;
 }

