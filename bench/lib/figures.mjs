@@ -1,0 +1,190 @@
+// The measured workloads. Each sets up its own players, sessions and tables in the
+// club it is given, runs its load, and answers its figures.
+
+import { double, expectOk, finish, take } from './api.mjs';
+import { sampleRss } from './app.mjs';
+import { HttpClient, runLoad } from './http.mjs';
+import { chouetteTable, seedSettlementSession } from './seed.mjs';
+import { log } from './util.mjs';
+
+/**
+ * @typedef {object} LoadOptions
+ * @property {import('./api.mjs').Api} api  the club's owner key
+ * @property {number} warmupMs
+ * @property {number} durationMs
+ */
+
+/**
+ * `record_game`: whole money games, one request each (double, take, finish), from
+ * 16 connections over 64 tables in 8 sessions. Connection c owns tables c, c+16,
+ * c+32, c+48 and plays them in turn, so no two requests for one table are ever in
+ * flight. The app's VmRSS is sampled throughout (warm-up included).
+ * @param {LoadOptions & { pid: number, connections?: number }} o
+ */
+export async function recordGame({ api, pid, warmupMs, durationMs, connections = 16 }) {
+  const players = await api.players('Money player', 32);
+  const sessions = [];
+  for (let s = 0; s < 8; s++) sessions.push(await api.session(`Record game ${s + 1}`));
+  /** @type {Array<{ path: string, body: string }>} */
+  const tables = [];
+  for (let t = 0; t < 64; t++) {
+    const a = players[(2 * t) % players.length];
+    const b = players[(2 * t + 1) % players.length];
+    const id = await api.moneyTable(sessions[Math.floor(t / 8)], a, b);
+    // The same whole game every time; serialised once.
+    tables.push({ path: `/v1/money-games/${id}/games`, body: JSON.stringify({ actions: [double(a), take(b), finish(a)] }) });
+  }
+  const turn = new Array(connections).fill(0);
+  const mine = Math.floor(tables.length / connections);
+  const rss = sampleRss(pid);
+  let rssMiB = NaN;
+  let s;
+  try {
+    s = await runLoad({
+      name: 'record_game',
+      connections,
+      warmupMs,
+      durationMs,
+      step: async (c, record) => {
+        const t = tables[c + connections * (turn[c]++ % mine)];
+        record(await api.client.post(t.path, t.body, { token: api.token }));
+      },
+    });
+  } finally {
+    rssMiB = rss.stop();
+  }
+  return { ...s, rssMiB };
+}
+
+/**
+ * `record_action`: one action per request on live games. Each of 16 connections
+ * drives two money tables of its own in turn: start a game (`{}`), then double,
+ * take and finish, one request each. Only the three action requests are timed and
+ * counted in the rate; the start request is not (its status is still checked).
+ * A refused request is counted, then any game left in progress is abandoned.
+ * @param {LoadOptions & { connections?: number }} o
+ */
+export async function recordAction({ api, warmupMs, durationMs, connections = 16 }) {
+  const players = await api.players('Action player', 16);
+  const session = await api.session('Record action');
+  /** @type {Array<{ id: string, a: string, b: string }>} */
+  const tables = [];
+  for (let t = 0; t < 2 * connections; t++) {
+    const a = players[(2 * t) % players.length];
+    const b = players[(2 * t + 1) % players.length];
+    tables.push({ id: await api.moneyTable(session, a, b), a, b });
+  }
+  const turn = new Array(connections).fill(0);
+  return runLoad({
+    name: 'record_action',
+    connections,
+    warmupMs,
+    durationMs,
+    step: async (c, record) => {
+      const t = tables[c + connections * (turn[c]++ % 2)];
+      const base = `/v1/money-games/${t.id}/games`;
+      const started = await api.client.post(base, {}, { token: api.token });
+      record(started, false);
+      if (started.ok) {
+        const gameNo = started.json().gameNo;
+        let ok = true;
+        for (const action of [double(t.a), take(t.b), finish(t.a)]) {
+          const r = await api.client.post(`${base}/${gameNo}/actions`, action, { token: api.token });
+          record(r);
+          if (!r.ok) {
+            ok = false;
+            break;
+          }
+        }
+        if (ok) return;
+      }
+      // Something was refused: end whatever game is left so the table can go on.
+      const state = await api.get(`/v1/money-games/${t.id}`);
+      if (state.currentGameNo !== null) await api.post(`${base}/${state.currentGameNo}/abandon`);
+    },
+  });
+}
+
+/**
+ * `chouette_game`: whole 8-player per-member chouette games, one request each:
+ * the box doubles every member, each member takes, then the box and the captain
+ * win in turn. One chouette per connection (16 chouettes over 16 players), so the
+ * seats are always known: they rotate as R5.7 says, and are checked against the
+ * server at the end.
+ * @param {LoadOptions & { connections?: number }} o
+ */
+export async function chouetteGame({ api, warmupMs, durationMs, connections = 16 }) {
+  const players = await api.players('Chouette player', 16);
+  const session = await api.session('Chouette');
+  const chouettes = [];
+  for (let c = 0; c < connections; c++) {
+    const order = Array.from({ length: 8 }, (_, i) => players[(c + i) % players.length]);
+    chouettes.push(await api.chouette(session, order));
+  }
+  const tables = chouettes.map(chouetteTable);
+  const games = new Array(connections).fill(0);
+  const s = await runLoad({
+    name: 'chouette_game',
+    connections,
+    warmupMs,
+    durationMs,
+    step: async (c, record) => {
+      const { path, body, ok } = tables[c].next(games[c]++);
+      const r = await api.client.post(path, body, { token: api.token });
+      record(r);
+      if (r.ok) ok?.();
+      else await chouettes[c].resync(api);
+    },
+  });
+  for (const seats of chouettes) await seats.verify(api);
+  log(`chouette_game: the seats of all ${chouettes.length} chouettes match the R5.7 rotation`);
+  return s;
+}
+
+/**
+ * `settlement`: a session of `games` finished games among 12 players (every pair
+ * at a money table plus two chouettes, rake 2.5 %), seeded through the API; its
+ * statement checked (12 players, total 0, games add up); then the JSON statement
+ * under load from 4 connections, and one CSV and one PDF request.
+ * @param {LoadOptions & { games: number, baseUrl: string }} o
+ */
+export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) {
+  log(`settlement: seeding a session with ${games} games…`);
+  const seeded = await seedSettlementSession(api, { games, workers: 16 });
+  log(`settlement: seeded ${seeded.money} money and ${seeded.chouette} chouette games in ${seeded.seconds.toFixed(1)} s`);
+  const path = `/v1/sessions/${seeded.sessionId}/settlement`;
+
+  const statement = await api.get(path);
+  const problems = [];
+  if (statement.players?.length !== 12) problems.push(`${statement.players?.length} players, not 12`);
+  if (statement.totalMinor !== 0) problems.push(`totalMinor ${statement.totalMinor}, not 0`);
+  const gameSeats = (statement.players ?? []).reduce((n, p) => n + p.games, 0);
+  const expectedSeats = 2 * seeded.money + 6 * seeded.chouette;
+  if (gameSeats !== expectedSeats) problems.push(`the players' games add up to ${gameSeats}, not ${expectedSeats}`);
+  const nets = (statement.players ?? []).reduce((n, p) => n + p.netMinor, 0) + statement.houseMinor;
+  if (nets !== 0) problems.push(`the players' nets and the house add up to ${nets}, not 0`);
+  if (problems.length) throw new Error(`the settlement statement is wrong: ${problems.join('; ')}\n${JSON.stringify(statement).slice(0, 2000)}`);
+  log(`settlement: statement checked: 12 players, totalMinor 0, house ${statement.houseMinor}, ${statement.transfers.length} transfers`);
+
+  const client = new HttpClient(baseUrl, { connections: 4, token: api.token });
+  try {
+    const s = await runLoad({
+      name: 'settlement',
+      connections: 4,
+      warmupMs,
+      durationMs,
+      step: async (_c, record) => record(await client.get(path)),
+    });
+    const csv = await client.get(path, { headers: { accept: 'text/csv' } });
+    expectOk(csv);
+    if (!String(csv.headers['content-type']).startsWith('text/csv')) throw new Error(`the CSV statement came as ${csv.headers['content-type']}`);
+    const pdf = await client.get(path, { headers: { accept: 'application/pdf' } });
+    expectOk(pdf);
+    if (pdf.body.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('the PDF statement does not start with %PDF-');
+    log(`settlement: CSV ${csv.body.length} bytes in ${csv.ms.toFixed(1)} ms, PDF ${pdf.body.length} bytes in ${pdf.ms.toFixed(1)} ms`);
+    return { ...s, seedSeconds: seeded.seconds, csvMs: csv.ms, pdfMs: pdf.ms };
+  } finally {
+    client.close();
+  }
+}
+

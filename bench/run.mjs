@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// `npm run bench`: starts the app on a fresh database, seeds a club, measures, and
+// leaves nothing running. Figures go to stdout as `name value unit` lines, progress
+// to stderr.
+//
+// Environment:
+//   BENCH_SECONDS           measured seconds per load figure (default 10, at most 30)
+//   BENCH_WARMUP_SECONDS    unmeasured warm-up before each (default 2)
+//   BENCH_SETTLEMENT_GAMES  games in the settlement session (default 10000)
+//   BENCH_RATE_LIMIT        the app's RATE_LIMIT (requests per API key per minute) during
+//                           the load figures. Default 10000000: the per-key limiter still
+//                           counts every request, as in production, but never answers 429
+//                           (the app's own default, 3000 a minute, is 50 req/s per key).
+//                           0 turns it off.
+//   DATABASE_URL            unset: the app's embedded PostgreSQL in a temporary folder;
+//                           set: a fresh database bench_<timestamp> on that server,
+//                           dropped at the end. The start figures always use the
+//                           embedded default.
+
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { Api } from './lib/api.mjs';
+import { MAIN, startApp } from './lib/app.mjs';
+import { installSignalHandlers, interrupted, onCleanup, runCleanup } from './lib/cleanup.mjs';
+import { embeddedStore, serverStore } from './lib/database.mjs';
+import { chouetteGame, recordAction, recordGame, settlement } from './lib/figures.mjs';
+import { HttpClient } from './lib/http.mjs';
+import { emit, envNumber, log, now } from './lib/util.mjs';
+
+/** Past this the benchmark gives up, cleans up and fails (it should take under 4 minutes). */
+const WATCHDOG_MS = 10 * 60 * 1000;
+
+/**
+ * `start_fresh_s` and `start_s`: seconds from spawning the app on the embedded
+ * default (nothing set but a data folder and a free port) to `GET /health` 200,
+ * first on an empty data folder (initdb included), then on the same folder again.
+ */
+async function startTimes() {
+  const store = await embeddedStore();
+  try {
+    const fresh = await startApp({ env: store.env, dataDir: store.dataDir, label: 'app (fresh data folder)' });
+    await fresh.stop();
+    log(`start: fresh data folder healthy after ${fresh.readySeconds.toFixed(2)} s`);
+    const again = await startApp({ env: store.env, dataDir: store.dataDir, label: 'app (existing data folder)' });
+    await again.stop();
+    log(`start: existing data folder healthy after ${again.readySeconds.toFixed(2)} s`);
+    return { fresh: fresh.readySeconds, existing: again.readySeconds };
+  } finally {
+    await store.dispose();
+  }
+}
+
+async function main() {
+  const t0 = now();
+  const measuredS = envNumber('BENCH_SECONDS', 10, 1, 30);
+  const warmupS = envNumber('BENCH_WARMUP_SECONDS', 2, 0, 10);
+  const games = Math.round(envNumber('BENCH_SETTLEMENT_GAMES', 10000, 1, 20000));
+  const rateLimit = String(Math.round(envNumber('BENCH_RATE_LIMIT', 10_000_000, 0, 10_000_000)));
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the app first (npm run bench builds it)`);
+
+  const load1 = () => loadavg()[0].toFixed(2);
+  log(`load average ${load1()} on ${cpus().length} CPUs before the start (other work on the machine skews the figures)`);
+
+  const adminToken = `bench-operator-${randomBytes(24).toString('hex')}`;
+  const adminUrl = process.env.DATABASE_URL || null;
+  const store = adminUrl ? await serverStore(adminUrl) : await embeddedStore();
+  log(`database: ${store.description}; RATE_LIMIT=${rateLimit}`);
+  const app = await startApp({
+    env: { ...store.env, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', RATE_LIMIT: rateLimit },
+    dataDir: store.dataDir,
+    label: 'app',
+  });
+  log(`app: pid ${app.pid}, ${app.url}, healthy after ${app.readySeconds.toFixed(2)} s`);
+
+  const client = new HttpClient(app.url, { connections: 16 });
+  const closeClient = onCleanup('close the HTTP client', () => client.close());
+  const api = await Api.newClub(client, adminToken, 'Benchmark club');
+  const load = { api, warmupMs: warmupS * 1000, durationMs: measuredS * 1000 };
+  let non2xx = 0;
+
+  const game = await recordGame({ ...load, pid: app.pid });
+  non2xx += game.non2xx + (game.warmupNon2xx ?? 0);
+  emit('record_game_rps', game.rps, 'req/s');
+  emit('record_game_p50_ms', game.p50, 'ms');
+  emit('record_game_p99_ms', game.p99, 'ms');
+  emit('record_game_non2xx', game.non2xx, 'count', 0);
+  emit('rss_mb', game.rssMiB, 'MB', 0);
+
+  // Rate and p99 of the action requests (double, take, finish) only; the game
+  // starts between them are neither timed nor counted.
+  const action = await recordAction(load);
+  non2xx += action.non2xx + (action.warmupNon2xx ?? 0);
+  emit('record_action_rps', action.rps, 'req/s');
+  emit('record_action_p99_ms', action.p99, 'ms');
+  emit('record_action_non2xx', action.non2xx, 'count', 0);
+
+  const chouette = await chouetteGame(load);
+  non2xx += chouette.non2xx + (chouette.warmupNon2xx ?? 0);
+  emit('chouette_game_rps', chouette.rps, 'req/s');
+  emit('chouette_game_p99_ms', chouette.p99, 'ms');
+  emit('chouette_game_non2xx', chouette.non2xx, 'count', 0);
+
+  const settle = await settlement({ ...load, games, baseUrl: app.url });
+  non2xx += settle.non2xx + (settle.warmupNon2xx ?? 0);
+  emit('settlement_seed_s', settle.seedSeconds, 's', 2);
+  emit('settlement_rps', settle.rps, 'req/s');
+  emit('settlement_p50_ms', settle.p50, 'ms');
+  emit('settlement_p99_ms', settle.p99, 'ms');
+  emit('settlement_csv_ms', settle.csvMs, 'ms');
+  emit('settlement_pdf_ms', settle.pdfMs, 'ms');
+
+  await closeClient();
+  await app.stop();
+  await store.dispose();
+
+  const start = await startTimes();
+  emit('start_fresh_s', start.fresh, 's', 2);
+  emit('start_s', start.existing, 's', 2);
+
+  log(`done in ${((now() - t0) / 1000).toFixed(1)} s; load average now ${load1()}`);
+  if (non2xx > 0) {
+    log(`FAILED: ${non2xx} non-2xx answers (warm-up included); see the examples above`);
+    process.exitCode = 1;
+  }
+}
+
+installSignalHandlers();
+const watchdog = setTimeout(() => {
+  log(`still running after ${WATCHDOG_MS / 60000} minutes: giving up`);
+  runCleanup().finally(() => process.exit(1));
+}, WATCHDOG_MS);
+watchdog.unref();
+
+try {
+  await main();
+} catch (e) {
+  if (!interrupted()) {
+    log(`FAILED: ${e instanceof Error ? e.stack : e}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await runCleanup();
+}
