@@ -306,4 +306,22 @@ describe('settlement statements, payments and balances (R6) over HTTP', () => {
     expect((await c.get(`/v1/players/${D}/statement?to=yesterday`)).status).toBe(400);
     expect((await c.get('/v1/players/0190aaaa-0000-7000-8000-000000000000/statement')).status).toBe(404);
   });
+
+  it('keeps the running totals equal to the ledger and the finished games, voids included', async () => {
+    // What the statement reads (session_totals) against a recount from the ledger and the games.
+    const totals = await t.sql<{ session_id: string; party: string; net: string; games: number }>(
+      `SELECT session_id, party, net_minor::text AS net, games FROM session_totals ORDER BY session_id, party`,
+    );
+    const recount = await t.sql<{ session_id: string; party: string; net: string; games: number }>(
+      `SELECT session_id, party, sum(net)::text AS net, sum(games)::int AS games FROM (
+         SELECT l.session_id, p.party, p.amount AS net, 0 AS games FROM ledger_entries l
+          CROSS JOIN LATERAL (VALUES (l.to_party, l.amount_minor), (l.from_party, -l.amount_minor)) AS p (party, amount)
+         UNION ALL
+         SELECT t.session_id, p::text, 0, 1 FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
+          CROSS JOIN unnest(g.players) AS p WHERE g.status = 'finished' AND t.session_id IS NOT NULL
+       ) x GROUP BY session_id, party ORDER BY session_id, party`,
+    );
+    expect(totals.length).toBeGreaterThan(10);
+    expect(totals).toEqual(recount);
+  });
 });

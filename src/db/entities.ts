@@ -4,6 +4,7 @@ import { IdempotencyKeyEntity, OperatorIdempotencyKeyEntity } from '../common/id
 import { PlayerEntity } from '../players/player.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
+import { SessionTotalEntity } from '../ledger/session-total.entity';
 import { PaymentEntity } from '../payments/payment.entity';
 import { AuditEntryEntity, RateLimitCounterEntity } from '../guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from '../tables/table.entity';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   PaymentEntity,
   RateLimitCounterEntity,
   AuditEntryEntity,
+  SessionTotalEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */

@@ -35,7 +35,12 @@ const mapEntry = (r: Row): LedgerEntryEntity => ({
 /** The append-only ledger (R6.3): inserts and reads, never updates or deletes. */
 @Injectable()
 export class LedgerRepository {
-  async post(m: EntityManager, clubId: string, sessionId: string, tableId: string, gameNo: number | null, entries: NewEntry[], at: Date): Promise<LedgerEntryEntity[]> {
+  /**
+   * Posts `entries` and adds them to the session's running totals, with `games.delta`
+   * finished games for each of `games.players` (a finished game +1, a void −1).
+   */
+  async post(m: EntityManager, clubId: string, sessionId: string, tableId: string, gameNo: number | null, entries: NewEntry[], at: Date, games?: { players: string[]; delta: number }): Promise<LedgerEntryEntity[]> {
+    await this.addToTotals(m, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
     if (entries.length === 0) return [];
     const rows = entries.map((e) => ({ id: uuid7(), ...e }));
     const params: unknown[] = [clubId, sessionId, tableId, gameNo, at];
@@ -84,5 +89,38 @@ export class LedgerRepository {
       [clubId, sessionId, after, limit + 1],
     );
     return rows.map(mapEntry);
+  }
+
+  /**
+   * Adds to the session's running totals (R6.5): each party's net from `entries`, and
+   * `gamesDelta` finished games for each of `players` (+1 for a finished game, −1 for a
+   * void). Rows are upserted in party order, so concurrent games lock them in one order.
+   */
+  private async addToTotals(m: EntityManager, clubId: string, sessionId: string, entries: Array<{ from: string; to: string; amountMinor: number }>, players: string[], gamesDelta: number, at: Date): Promise<void> {
+    const acc = new Map<string, { net: bigint; games: number }>();
+    const row = (party: string) => {
+      let r = acc.get(party);
+      if (!r) acc.set(party, (r = { net: 0n, games: 0 }));
+      return r;
+    };
+    for (const e of entries) {
+      row(e.from).net -= BigInt(e.amountMinor);
+      row(e.to).net += BigInt(e.amountMinor);
+    }
+    for (const p of players) row(p).games += gamesDelta;
+    if (acc.size === 0) return;
+    const params: unknown[] = [clubId, sessionId, at];
+    const values = [...acc.keys()]
+      .sort()
+      .map((party) => `($1, $2, $${params.push(party)}, $${params.push(acc.get(party)!.net.toString())}::bigint, $${params.push(acc.get(party)!.games)}::int, $3)`)
+      .join(', ');
+    await m.query(
+      `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${values}
+       ON CONFLICT (club_id, session_id, party) DO UPDATE
+         SET net_minor = session_totals.net_minor + excluded.net_minor,
+             games = session_totals.games + excluded.games,
+             last_at = greatest(session_totals.last_at, excluded.last_at)`,
+      params,
+    );
   }
 }

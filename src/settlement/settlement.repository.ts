@@ -19,18 +19,13 @@ export interface LedgerLine {
   at: Date;
 }
 
-export interface SessionPlayerRow {
-  playerId: string;
-  name: string;
-  games: number;
-}
-
 /** One party's movements in one session: its ledger net and what it paid and received. */
 export interface PartySessionRow {
   party: string;
   sessionId: string;
   currency: string;
   netMinor: number;
+  games: number;
   paidMinor: number;
   receivedMinor: number;
 }
@@ -85,46 +80,38 @@ export class SettlementRepository {
     }));
   }
 
-  /** Every party's net in the session (received − paid over the ledger), and the time of the latest entry. */
-  async sessionNets(m: EntityManager, clubId: string, sessionId: string): Promise<{ nets: Map<string, number>; latest: Date | null }> {
+  /**
+   * Every party's net and finished games in the session (its running totals, kept with
+   * the ledger), and the time of the latest change.
+   */
+  async sessionTotals(m: EntityManager, clubId: string, sessionId: string): Promise<{ nets: Map<string, number>; games: Map<string, number>; latest: Date | null }> {
     const rows = await m.query(
-      `SELECT p.party, sum(p.amount)::text AS net, max(l.created_at) AS latest
-         FROM ledger_entries l
-        CROSS JOIN LATERAL (VALUES (l.to_party, l.amount_minor), (l.from_party, -l.amount_minor)) AS p (party, amount)
-        WHERE l.club_id = $1 AND l.session_id = $2
-        GROUP BY p.party`,
+      `SELECT party, net_minor::text AS net, games, last_at FROM session_totals WHERE club_id = $1 AND session_id = $2`,
       [clubId, sessionId],
     );
     let latest: Date | null = null;
     const nets = new Map<string, number>();
+    const games = new Map<string, number>();
     for (const r of rows as Row[]) {
       nets.set(r.party as string, minorFromDb(r.net));
-      const at = r.latest as Date;
+      games.set(r.party as string, r.games as number);
+      const at = r.last_at as Date;
       if (!latest || at > latest) latest = at;
     }
-    return { nets, latest };
+    return { nets, games, latest };
   }
 
-  /**
-   * The session's players with the finished games each played: everyone seated at one
-   * of its tables, plus `alsoIds` (parties of its ledger and payments).
-   */
-  async sessionPlayers(m: EntityManager, clubId: string, sessionId: string, alsoIds: string[]): Promise<SessionPlayerRow[]> {
+  /** The session's players: everyone seated at one of its tables, plus `alsoIds` (parties of its totals and payments). */
+  async sessionPlayers(m: EntityManager, clubId: string, sessionId: string, alsoIds: string[]): Promise<Array<{ playerId: string; name: string }>> {
     const rows = await m.query(
-      `WITH st AS (SELECT id FROM game_tables WHERE club_id = $1 AND session_id = $2),
-            played AS (
-              SELECT p AS player_id, count(*)::int AS games
-                FROM games g CROSS JOIN unnest(g.players) AS p
-               WHERE g.club_id = $1 AND g.table_id IN (SELECT id FROM st) AND g.status = 'finished'
-               GROUP BY p)
-       SELECT pl.id, pl.name, coalesce(played.games, 0) AS games
-         FROM players pl LEFT JOIN played ON played.player_id = pl.id
+      `SELECT pl.id, pl.name FROM players pl
         WHERE pl.club_id = $1
-          AND (pl.id IN (SELECT tp.player_id FROM table_players tp WHERE tp.club_id = $1 AND tp.table_id IN (SELECT id FROM st))
+          AND (pl.id IN (SELECT tp.player_id FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
+                          WHERE t.club_id = $1 AND t.session_id = $2)
                OR pl.id = ANY($3::uuid[]))`,
       [clubId, sessionId, alsoIds],
     );
-    return rows.map((r: Row) => ({ playerId: r.id as string, name: r.name as string, games: r.games as number }));
+    return rows.map((r: Row) => ({ playerId: r.id as string, name: r.name as string }));
   }
 
   async insertPayment(m: EntityManager, p: PaymentEntity): Promise<void> {
@@ -144,27 +131,25 @@ export class SettlementRepository {
   }
 
   /**
-   * Per party and session: ledger net, paid and received (R6.6). `party` narrows it to
-   * one player (or the house).
+   * Per party and session: ledger net, finished games, paid and received (R6.6).
+   * `party` narrows it to one player (or the house).
    */
   async partySessions(m: EntityManager, clubId: string, party?: string): Promise<PartySessionRow[]> {
     const params: unknown[] = [clubId];
-    const only = party === undefined ? '' : ` AND p.party = $${params.push(party)}`;
-    const ledgerOnly = party === undefined ? '' : ` AND (l.from_party = $2 OR l.to_party = $2)`;
-    const paymentOnly = party === undefined ? '' : ` AND (y.from_party = $2 OR y.to_party = $2)`;
+    const totalsOnly = party === undefined ? '' : ` AND st.party = $${params.push(party)}`;
+    const paymentsOnly = party === undefined ? '' : ` AND (y.from_party = $2 OR y.to_party = $2)`;
+    const only = party === undefined ? '' : ` AND p.party = $2`;
     const rows = await m.query(
       `SELECT x.party, x.session_id, s.currency,
-              sum(x.net)::text AS net, sum(x.paid)::text AS paid, sum(x.received)::text AS received
+              sum(x.net)::text AS net, sum(x.games)::int AS games, sum(x.paid)::text AS paid, sum(x.received)::text AS received
          FROM (
-           SELECT l.session_id, p.party, p.amount AS net, 0::bigint AS paid, 0::bigint AS received
-             FROM ledger_entries l
-            CROSS JOIN LATERAL (VALUES (l.to_party, l.amount_minor), (l.from_party, -l.amount_minor)) AS p (party, amount)
-            WHERE l.club_id = $1${ledgerOnly}${only}
+           SELECT st.session_id, st.party, st.net_minor AS net, st.games, 0::bigint AS paid, 0::bigint AS received
+             FROM session_totals st WHERE st.club_id = $1${totalsOnly}
            UNION ALL
-           SELECT y.session_id, p.party, 0, p.paid, p.received
+           SELECT y.session_id, p.party, 0, 0, p.paid, p.received
              FROM payments y
             CROSS JOIN LATERAL (VALUES (y.from_party, y.amount_minor, 0::bigint), (y.to_party, 0::bigint, y.amount_minor)) AS p (party, paid, received)
-            WHERE y.club_id = $1${paymentOnly}${only}
+            WHERE y.club_id = $1${paymentsOnly}${only}
          ) x
          JOIN sessions s ON s.club_id = $1 AND s.id = x.session_id
         GROUP BY x.party, x.session_id, s.currency`,
@@ -175,21 +160,10 @@ export class SettlementRepository {
       sessionId: r.session_id as string,
       currency: (r.currency as string).trim(),
       netMinor: minorFromDb(r.net),
+      games: r.games as number,
       paidMinor: minorFromDb(r.paid),
       receivedMinor: minorFromDb(r.received),
     }));
-  }
-
-  /** Finished games per session that `playerId` played. */
-  async gamesBySession(m: EntityManager, clubId: string, playerId: string): Promise<Map<string, number>> {
-    const rows = await m.query(
-      `SELECT t.session_id, count(*)::int AS games
-         FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
-        WHERE g.club_id = $1 AND g.players @> ARRAY[$2::uuid] AND g.status = 'finished' AND t.session_id IS NOT NULL
-        GROUP BY t.session_id`,
-      [clubId, playerId],
-    );
-    return new Map(rows.map((r: Row) => [r.session_id as string, r.games as number]));
   }
 
   /** Sessions in which the player sat at a table. */

@@ -122,11 +122,11 @@ export class SettlementService {
       const s = await this.session(m, auth, sessionId);
       const club = await this.clubs.find(m, auth.clubId);
       if (!club) throw notFound('Club');
-      const { nets, latest } = await this.repo.sessionNets(m, auth.clubId, s.id);
+      const { nets, games, latest } = await this.repo.sessionTotals(m, auth.clubId, s.id);
       const payments = await this.repo.payments(m, auth.clubId, s.id);
       const parties = new Set<string>([...nets.keys(), ...payments.flatMap((p) => [p.fromParty, p.toParty])]);
       parties.delete(HOUSE);
-      const players = await this.repo.sessionPlayers(m, auth.clubId, s.id, [...parties]);
+      const players = (await this.repo.sessionPlayers(m, auth.clubId, s.id, [...parties])).map((p) => ({ ...p, games: games.get(p.playerId) ?? 0 }));
       let asOf = latest ?? s.createdAt;
       for (const p of payments) if (p.createdAt > asOf) asOf = p.createdAt;
       return buildStatement({
@@ -230,9 +230,8 @@ export class SettlementService {
       const club = await this.clubs.find(m, auth.clubId);
       if (!club) throw notFound('Club');
       const rows = await this.repo.partySessions(m, auth.clubId, playerId);
-      const games = await this.repo.gamesBySession(m, auth.clubId, playerId);
       const seated = await this.repo.seatedSessions(m, auth.clubId, playerId);
-      const ids = [...new Set([...rows.map((r) => r.sessionId), ...games.keys(), ...seated])];
+      const ids = [...new Set([...rows.map((r) => r.sessionId), ...seated])];
       const sessions = await this.repo.sessions(m, auth.clubId, ids);
 
       const byId = new Map(rows.map((r) => [r.sessionId, r]));
@@ -269,7 +268,7 @@ export class SettlementService {
           date: localDay(at, club.timezone),
           status: s.status,
           currency: s.currency,
-          games: games.get(s.id) ?? 0,
+          games: r?.games ?? 0,
           netMinor: net,
           paidMinor: paid,
           receivedMinor: received,

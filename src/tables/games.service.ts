@@ -218,7 +218,7 @@ export class GamesService {
       const reversing: NewEntry[] = original
         .filter((e) => e.kind !== 'void')
         .map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
-      const posted = session ? await this.ledger.post(m, auth.clubId, session.id, t.id, gameNo, reversing, now) : [];
+      const posted = session ? await this.ledger.post(m, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
       game.status = 'voided';
       game.voidedAt = now;
       game.voidReason = dto.reason;
@@ -322,8 +322,8 @@ export class GamesService {
         postings = matchStakePostings(setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
       }
     }
-    if (!session || postings.length === 0) return [];
-    return this.ledger.post(m, t.clubId, session.id, t.id, game.gameNo, postings, now);
+    if (!session) return [];
+    return this.ledger.post(m, t.clubId, session.id, t.id, game.gameNo, postings, now, { players: game.players, delta: 1 });
   }
 
   dto(g: GameEntity, anyState: AnyGameState, entries: LedgerEntryEntity[], kind: TableKind): GameDto {

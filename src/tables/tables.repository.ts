@@ -37,8 +37,15 @@ const mapGame = (r: Row): GameEntity => ({
   voidReason: (r.void_reason as string | null) ?? null,
   voidedBy: (r.voided_by as string | null) ?? null,
   version: r.version as number,
-  players: (r.players as string[] | null) ?? [],
+  players: uuidArray(r.players),
 });
+
+/** node-pg leaves uuid[] as its text form, `{a,b}`. */
+function uuidArray(v: unknown): string[] {
+  if (Array.isArray(v)) return v as string[];
+  if (typeof v !== 'string' || v === '{}') return [];
+  return v.slice(1, -1).split(',');
+}
 
 /** TypeORM answers UPDATE … RETURNING as [rows, count] and SELECT/INSERT as rows. */
 function updatedRows(res: unknown): Row[] {
