@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { StrictValidationPipe } from './common/validation';
 import type { AppConfig } from './config';
 import { registerCors } from './common/cors';
+import { clientErrorHandler, deeperThan, frameworkErrors, MAX_JSON_DEPTH, tooDeep } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -22,6 +23,8 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
     return503OnClosing: true,
     requestIdHeader: false,
     // A caller's own X-Request-Id is kept when it is sane; otherwise one is made.
+    frameworkErrors,
+    clientErrorHandler,
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
@@ -48,7 +51,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   fastify.removeAllContentTypeParsers();
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) return done(null, undefined);
-    return json(req, body as string, done);
+    return json(req, body as string, (err: Error | null, value?: unknown) => (err ? done(err) : deeperThan(value, MAX_JSON_DEPTH) ? done(tooDeep()) : done(null, value)));
   };
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
   fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);

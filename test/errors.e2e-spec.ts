@@ -170,3 +170,67 @@ describe('database unreachable: 503, then recovery', () => {
     }
   });
 });
+
+/** What the fuzzer found (test/fuzz.e2e-spec.ts), pinned down one by one. */
+describe('hostile input found by fuzzing: a clear 4xx, never a 500', () => {
+  let t: TestApp;
+  let owner: string;
+
+  beforeAll(async () => {
+    t = await startApp();
+    ({ owner } = await newClub(t));
+  });
+  afterAll(() => t.close());
+
+  const isProblem = (res: { status: number; headers: Record<string, string>; body: { status?: number; code?: string } }, status: number, code: string) => {
+    expect({ status: res.status, type: res.headers['content-type'], code: res.body.code, bodyStatus: res.body.status }).toEqual({
+      status,
+      type: expect.stringMatching(/^application\/problem\+json/),
+      code,
+      bodyStatus: status,
+    });
+  };
+
+  it('refuses a rakePercent in exponent notation (1e-7) with 400, not a crash (R6.4)', async () => {
+    for (const rakePercent of [1e-7, 5e-324, 2.555, 100.01, -1]) {
+      isProblem(await t.http().post('/v1/sessions').set(bearer(owner)).send({ name: 'x', rakePercent }), 400, 'VALIDATION_FAILED');
+    }
+    expect((await t.http().post('/v1/sessions').set(bearer(owner)).send({ name: 'x', rakePercent: 2.55 })).body.rakePercent).toBe(2.55);
+  });
+
+  it('refuses JSON nested deeper than 32 levels before anything walks it', async () => {
+    const deep = `{"name":${'['.repeat(2000)}${']'.repeat(2000)}}`;
+    const res = await t.http().post('/v1/players').set(bearer(owner)).set('content-type', 'application/json').set('Idempotency-Key', 'deep-1').send(deep);
+    isProblem(res, 400, 'MALFORMED_JSON');
+    const ok = `{"name":"Anna"}`;
+    expect((await t.http().post('/v1/players').set(bearer(owner)).set('content-type', 'application/json').send(ok)).status).toBe(201);
+  });
+
+  it('answers a bad percent-encoding 400 and an over-long id 404, both problem+json', async () => {
+    for (const path of ['/v1/players/%zz', '/v1/players/%C0%AF', '/v1/sessions/%ED%A0%80']) {
+      isProblem(await t.http().get(path).set(bearer(owner)), 400, 'MALFORMED_URL');
+    }
+    isProblem(await t.http().get(`/v1/players/${'x'.repeat(150)}`).set(bearer(owner)), 404, 'NOT_FOUND');
+  });
+
+  it('answers headers too large with 431 problem+json and closes the connection', async () => {
+    const res = await t.http().get(`/v1/sessions/${'x'.repeat(20000)}`).set(bearer(owner));
+    isProblem(res, 431, 'HEADERS_TOO_LARGE');
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('refuses action fields that do not belong to the action, so nothing foreign is stored', async () => {
+    const ids: string[] = [];
+    for (const name of ['Anna', 'Ben']) ids.push((await t.http().post('/v1/players').set(bearer(owner)).send({ name })).body.id);
+    const session = (await t.http().post('/v1/sessions').set(bearer(owner)).send({ name: 'n' })).body.id;
+    const table = (await t.http().post('/v1/money-games').set(bearer(owner)).send({ sessionId: session, players: ids, stakeMinor: 1 })).body.id;
+    const res = await t
+      .http()
+      .post(`/v1/money-games/${table}/games`)
+      .set(bearer(owner))
+      .send({ actions: [{ type: 'finish', winner: ids[0], result: 'single', by: ids[1], cube: '00000000-0000-7000-8000-000000000000' }] });
+    isProblem(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['actions.0.by', 'actions.0.cube']);
+    expect((await t.sql('SELECT count(*)::int AS n FROM games'))[0]).toEqual({ n: 0 });
+  });
+});

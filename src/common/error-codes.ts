@@ -6,6 +6,7 @@
 export enum ErrorCode {
   VALIDATION_FAILED = 'VALIDATION_FAILED',
   MALFORMED_JSON = 'MALFORMED_JSON',
+  MALFORMED_URL = 'MALFORMED_URL',
   INVALID_CURSOR = 'INVALID_CURSOR',
   INVALID_IDEMPOTENCY_KEY = 'INVALID_IDEMPOTENCY_KEY',
   UNAUTHENTICATED = 'UNAUTHENTICATED',
@@ -24,6 +25,7 @@ export enum ErrorCode {
   GAMES_IN_PROGRESS = 'GAMES_IN_PROGRESS',
   LAST_OWNER_KEY = 'LAST_OWNER_KEY',
   RATE_LIMITED = 'RATE_LIMITED',
+  HEADERS_TOO_LARGE = 'HEADERS_TOO_LARGE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   DATABASE_BUSY = 'DATABASE_BUSY',
@@ -37,6 +39,7 @@ export function statusOf(code: ErrorCode): number {
   switch (code) {
     case ErrorCode.VALIDATION_FAILED:
     case ErrorCode.MALFORMED_JSON:
+    case ErrorCode.MALFORMED_URL:
     case ErrorCode.INVALID_CURSOR:
     case ErrorCode.INVALID_IDEMPOTENCY_KEY:
       return 400;
@@ -67,6 +70,8 @@ export function statusOf(code: ErrorCode): number {
       return 422;
     case ErrorCode.RATE_LIMITED:
       return 429;
+    case ErrorCode.HEADERS_TOO_LARGE:
+      return 431;
     case ErrorCode.INTERNAL_ERROR:
       return 500;
     case ErrorCode.DATABASE_UNAVAILABLE:
@@ -90,6 +95,7 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };

@@ -89,7 +89,7 @@ const FASTIFY_CODES: Record<string, [ErrorCode, string]> = {
 export function render(e: unknown, requestId?: string): Rendered {
   // Nest wraps Fastify's own errors (body parsing, limits) in an HttpException.
   const cause = e instanceof HttpException ? (e.cause as { code?: unknown } | undefined) : undefined;
-  if (cause && typeof cause.code === 'string' && cause.code.startsWith('FST_')) e = cause;
+  if ((cause && typeof cause.code === 'string' && cause.code.startsWith('FST_')) || cause instanceof ApiError) e = cause;
   const headers: Record<string, string> = {};
   let p: Problem | null = null;
   let internal: unknown;

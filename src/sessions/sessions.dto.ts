@@ -1,14 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsIn, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsDateString, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, registerDecorator } from 'class-validator';
 import { ListQuery } from '../common/pagination';
 import { IsCurrency } from '../common/validators';
 import { Optional, OptionalNullable } from '../common/validation';
 
-const RakePercent = () => (target: object, key: string) => {
-  IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })(target, key);
-  Min(0)(target, key);
-  Max(100)(target, key);
-};
+/** R6.4: 0 to 100 with at most two decimals, judged on the number's own decimal spelling (1e-7 is refused, never crashes). */
+const RakePercent = () => (target: object, key: string) =>
+  registerDecorator({
+    name: 'isRakePercent',
+    target: target.constructor,
+    propertyName: key,
+    options: { message: `${key} must be a number from 0 to 100 with at most two decimals` },
+    validator: {
+      validate: (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 100 && /^\d{1,3}(\.\d{1,2})?$/.test(String(v)),
+    },
+  });
 
 export class CreateSessionDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Tuesday club night' })

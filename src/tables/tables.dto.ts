@@ -168,6 +168,18 @@ export class CreateMoneyGameDto {
 export const ACTION_TYPES = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
+/** The field belongs to these action types only (a finish has no `by`, a take no `winner`): anything else is refused, not stored. */
+function OnlyFor(...types: ActionType[]) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'onlyFor',
+      target: target.constructor,
+      propertyName,
+      options: { message: `${propertyName} belongs only to ${types.join(', ')} actions` },
+      validator: { validate: (_v: unknown, args) => types.includes((args?.object as { type?: ActionType }).type as ActionType) },
+    });
+}
+
 export class ActionDto {
   @ApiProperty({ enum: ACTION_TYPES })
   @IsIn(ACTION_TYPES)
@@ -176,6 +188,7 @@ export class ActionDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'Who acts (double and answers).' })
   @IsOptional()
   @IsUUID()
+  @OnlyFor('double', 'take', 'pass', 'beaver', 'raccoon')
   by?: string;
 
   @ApiPropertyOptional({ type: [String], description: 'Chouette: the member cubes a double addresses.' })
@@ -183,26 +196,31 @@ export class ActionDto {
   @IsArray()
   @ArrayMaxSize(12)
   @IsUUID(undefined, { each: true })
+  @OnlyFor('double')
   cubes?: string[];
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Chouette: the member cube answered.' })
   @IsOptional()
   @IsUUID()
+  @OnlyFor('take', 'pass', 'beaver', 'raccoon')
   cube?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'finish: any player of the winning side.' })
   @IsOptional()
   @IsUUID()
+  @OnlyFor('finish')
   winner?: string;
 
   @ApiPropertyOptional({ enum: ['single', 'gammon', 'backgammon'], description: 'finish: how the game ended (R1.1).' })
   @IsOptional()
   @IsIn(['single', 'gammon', 'backgammon'])
+  @OnlyFor('finish')
   result?: 'single' | 'gammon' | 'backgammon';
 
   @ApiPropertyOptional({ description: 'finish: the loser resigned at that level (R1.4).', default: false })
   @IsOptional()
   @IsBoolean()
+  @OnlyFor('finish')
   resigned?: boolean;
 }
 
