@@ -34,6 +34,7 @@ import { BalancesController, SessionMoneyController } from './settlement/settlem
 import { SettlementRepository } from './settlement/settlement.repository';
 import { SettlementService } from './settlement/settlement.service';
 import { RateLimiter } from './guards/rate-limiter';
+import { RatingsController, RatingsService } from './ratings/ratings.service';
 import { AuditController, AuditService } from './guards/audit';
 
 export interface AppModuleOptions {
@@ -79,6 +80,7 @@ export class AppModule {
         SessionMoneyController,
         BalancesController,
         AuditController,
+        RatingsController,
         MatchesController,
         MatchGamesController,
         MoneyGamesController,
@@ -108,6 +110,7 @@ export class AppModule {
         SettlementRepository,
         SettlementService,
         RateLimiter,
+        RatingsService,
         AuditService,
       ],
     };

@@ -5,6 +5,7 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
+import { roundRating } from '../domain/rating';
 import { PlayerEntity } from './player.entity';
 import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';
 import { PlayersRepository } from './players.repository';
@@ -14,7 +15,7 @@ export function mapPlayer(p: PlayerEntity): PlayerDto {
     id: p.id,
     name: p.name,
     nickname: p.nickname,
-    rating: p.rating,
+    rating: roundRating(p.rating),
     experience: p.experience,
     version: p.version,
     createdAt: p.createdAt.toISOString(),

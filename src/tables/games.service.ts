@@ -35,6 +35,7 @@ import {
 } from './engines';
 import type { ChouetteGameState } from '../domain/chouette';
 import { SessionGate } from './table-context';
+import { AppliedRating, RatingsService } from '../ratings/ratings.service';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
@@ -87,6 +88,7 @@ export class GamesService {
     private readonly tables: TablesRepository,
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
+    private readonly ratings: RatingsService,
   ) {}
 
   private async table(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string): Promise<TableEntity> {
@@ -226,6 +228,11 @@ export class GamesService {
       if (t.kind === 'match') {
         const finished = (await this.tables.finishedGames(m, auth.clubId, t.id)).filter((g) => g.gameNo !== gameNo);
         const score = scoreOf(t.setup as unknown as MatchTableSetup, finished, penaltiesOf(t));
+        if (t.status === 'finished' && score.status !== 'finished') {
+          // R7.1: the match is open again, so its rating change is taken back.
+          await this.ratings.unrate(m, auth.clubId, ratingsOf(t));
+          t.state = { ...t.state, ratings: [] };
+        }
         t.status = score.status;
       } else if (t.kind === 'chouette') {
         // R6.3: seats and partner as before the game; who joined or left since stays joined or gone.
@@ -320,6 +327,8 @@ export class GamesService {
       if (score.status === 'finished' && score.winnerSide !== null) {
         t.status = 'finished';
         postings = matchStakePostings(setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
+        // R7.1: the finished match rates its players; kept on the match for a void.
+        t.state = { ...t.state, ratings: await this.ratings.rate(m, t.clubId, t, score.winnerSide) };
       }
     }
     if (!session) return [];
@@ -356,4 +365,9 @@ export class GamesService {
 
 export function penaltiesOf(t: TableEntity): StoredPenalty[] {
   return ((t.state as { penalties?: StoredPenalty[] }).penalties ?? []) as StoredPenalty[];
+}
+
+/** The rating changes a finished match applied (R7.1), to be taken back by a void. */
+export function ratingsOf(t: TableEntity): AppliedRating[] {
+  return ((t.state as { ratings?: AppliedRating[] }).ratings ?? []) as AppliedRating[];
 }

@@ -12,6 +12,7 @@ import { LedgerRepository, minorFromDb } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import { MatchTableSetup, matchStakePostings, newMatchSetup, newMoneySetup, scoreOf, StoredPenalty } from './engines';
 import { penaltiesOf, TABLE_NAMES } from './games.service';
+import { RatingsService } from '../ratings/ratings.service';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { GameEntity, TableEntity, TableKind } from './table.entity';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
@@ -40,6 +41,7 @@ export class TablesService {
     private readonly tables: TablesRepository,
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
+    private readonly ratings: RatingsService,
   ) {}
 
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
@@ -107,6 +109,8 @@ export class TablesService {
       const after = scoreOf(setup, finished, [...penalties, p]);
       if (after.status === 'finished' && after.winnerSide !== null) {
         t.status = 'finished';
+        // R7.1: a match forfeited by a penalty is rated too.
+        t.state = { ...t.state, ratings: await this.ratings.rate(m, auth.clubId, t, after.winnerSide) };
         const stake = matchStakePostings(setup, after.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
         if (session && stake.length) await this.ledger.post(m, auth.clubId, session.id, t.id, null, stake, now);
       }

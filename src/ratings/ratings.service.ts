@@ -1,0 +1,118 @@
+import { Controller, Get, Injectable, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { EntityManager } from 'typeorm';
+import { ClubKey, KeyAuth, MinRole } from '../common/auth';
+import { decodeCursor, ListQuery, Page, PageOf, toPage } from '../common/pagination';
+import { Db } from '../db/db.service';
+import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
+import type { SideIndex } from '../domain/types';
+import type { MatchTableSetup } from '../tables/engines';
+import type { TableEntity } from '../tables/table.entity';
+
+type Row = Record<string, unknown>;
+
+/** What a finished match did to each player's rating, kept on the match so a void can take it back (R7.1). */
+export interface AppliedRating {
+  playerId: string;
+  /** Signed change at full precision. */
+  delta: number;
+  /** Experience gained: the match length. */
+  experience: number;
+}
+
+export class RatingDto {
+  @ApiProperty({ format: 'uuid' })
+  playerId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'Club rating by the FIBS formula (R7.1), to two decimals.', example: 1503.9 })
+  rating: number;
+
+  @ApiProperty({ description: 'Match points played in rated matches (R7.1).', example: 5 })
+  experience: number;
+
+  @ApiProperty({ description: 'Finished matches the player has played in the club.', example: 1 })
+  matches: number;
+}
+
+/**
+ * R7.1 club ratings: a match that finishes (by its games or by a penalty) rates its
+ * players in the same transaction; a void that reopens it takes the change back.
+ */
+@Injectable()
+export class RatingsService {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Rates a match that has just finished: every player against the other side's
+   * average (R3.7), from the ratings as they are now (rows locked in id order). The
+   * changes are returned to be kept in the match's state.
+   */
+  async rate(m: EntityManager, clubId: string, t: TableEntity, winnerSide: SideIndex): Promise<AppliedRating[]> {
+    const setup = t.setup as unknown as MatchTableSetup;
+    const ids = [...setup.sides[0], ...setup.sides[1]];
+    const rows: Row[] = await m.query(
+      `SELECT id, rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [clubId, ids],
+    );
+    const byId = new Map(rows.map((r) => [r.id as string, { rating: Number(r.rating), experience: Number(r.experience) }]));
+    const side = (s: string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
+    const outcomes = pairRatingChanges([side(setup.sides[0]), side(setup.sides[1])], winnerSide, setup.target);
+    const applied = ids.map((playerId) => ({ playerId, delta: outcomes.get(playerId)!.delta, experience: setup.target }));
+    await this.apply(m, clubId, applied, 1);
+    return applied;
+  }
+
+  /** Takes back what `rate` did (a void reopened the match). */
+  unrate(m: EntityManager, clubId: string, applied: AppliedRating[]): Promise<void> {
+    return this.apply(m, clubId, applied, -1);
+  }
+
+  private async apply(m: EntityManager, clubId: string, applied: AppliedRating[], sign: 1 | -1): Promise<void> {
+    const sorted = [...applied].sort((a, b) => (a.playerId < b.playerId ? -1 : 1));
+    await m.query(
+      `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, version = p.version + 1, updated_at = now()
+         FROM unnest($2::uuid[], $3::float8[], $4::int[]) AS c (id, delta, experience)
+        WHERE p.club_id = $1 AND p.id = c.id`,
+      [clubId, sorted.map((a) => a.playerId), sorted.map((a) => sign * a.delta), sorted.map((a) => sign * a.experience)],
+    );
+  }
+
+  /** GET /v1/ratings: best first (rating descending, then id). */
+  async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<RatingDto>> {
+    const after = decodeCursor(cursor, ['number', 'string']);
+    const rows: Row[] = await this.db.manager.query(
+      `SELECT p.id, p.name, p.rating, p.experience,
+              (SELECT count(*) FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
+                WHERE tp.club_id = p.club_id AND tp.player_id = p.id AND t.kind = 'match' AND t.status = 'finished')::int AS matches
+         FROM players p
+        WHERE p.club_id = $1 AND ($2::float8 IS NULL OR p.rating < $2 OR (p.rating = $2 AND p.id > $3::uuid))
+        ORDER BY p.rating DESC, p.id
+        LIMIT $4`,
+      [auth.clubId, (after?.[0] as number) ?? null, (after?.[1] as string) ?? null, limit + 1],
+    );
+    return toPage(rows, limit, (r) => [Number(r.rating), r.id], (r) => ({
+      playerId: r.id as string,
+      name: r.name as string,
+      rating: roundRating(Number(r.rating)),
+      experience: Number(r.experience),
+      matches: r.matches as number,
+    }));
+  }
+}
+
+@ApiTags('Players')
+@Controller('v1/ratings')
+export class RatingsController {
+  constructor(private readonly ratings: RatingsService) {}
+
+  @Get()
+  @MinRole('viewer')
+  @ApiOperation({ summary: 'Club ratings, best first (R7.1)', description: 'Every finished match rates its players by the FIBS formula; a pair plays the other side\'s average (R3.7).' })
+  @ApiOkResponse({ type: PageOf(RatingDto) })
+  list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
+    return this.ratings.list(auth, q.limit ?? 50, q.cursor);
+  }
+}
