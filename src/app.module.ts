@@ -30,12 +30,20 @@ import { SessionGate } from './tables/table-context';
 import { MatchesController, MoneyGamesController } from './tables/tables.controller';
 import { TablesRepository } from './tables/tables.repository';
 import { TablesService } from './tables/tables.service';
+import { TeamEventsController } from './team-events/team-events.controller';
+import { TeamEventsRepository } from './team-events/team-events.repository';
+import { TeamEventsService } from './team-events/team-events.service';
 import { BalancesController, SessionMoneyController } from './settlement/settlement.controller';
 import { SettlementRepository } from './settlement/settlement.repository';
 import { SettlementService } from './settlement/settlement.service';
 import { RateLimiter } from './guards/rate-limiter';
 import { RatingsController, RatingsService } from './ratings/ratings.service';
 import { AuditController, AuditService } from './guards/audit';
+import { PlayerStatsRepository } from './players/player-stats.repository';
+import { PlayerStatsService } from './players/player-stats.service';
+import { StandingsController } from './standings/standings.controller';
+import { StandingsRepository } from './standings/standings.repository';
+import { StandingsService } from './standings/standings.service';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -87,6 +95,8 @@ export class AppModule {
         MoneyGamesGamesController,
         ChouettesController,
         ChouetteGamesController,
+        TeamEventsController,
+        StandingsController,
       ],
       providers: [
         { provide: CONFIG, useValue: o.config },
@@ -107,11 +117,16 @@ export class AppModule {
         TablesService,
         GamesService,
         ChouettesService,
+        TeamEventsRepository, TeamEventsService,
         SettlementRepository,
         SettlementService,
         RateLimiter,
         RatingsService,
         AuditService,
+        PlayerStatsRepository,
+        PlayerStatsService,
+        StandingsRepository,
+        StandingsService,
       ],
     };
   }

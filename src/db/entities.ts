@@ -8,6 +8,7 @@ import { SessionTotalEntity } from '../ledger/session-total.entity';
 import { PaymentEntity } from '../payments/payment.entity';
 import { AuditEntryEntity, RateLimitCounterEntity } from '../guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from '../tables/table.entity';
+import { TeamEventBoardEntity, TeamEventEntity } from '../team-events/team-event.entity';
 
 /** Every entity; a test checks them against the schema the migrations build. */
 export const ENTITIES = [
@@ -25,6 +26,7 @@ export const ENTITIES = [
   RateLimitCounterEntity,
   AuditEntryEntity,
   SessionTotalEntity,
+  TeamEventEntity, TeamEventBoardEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */

@@ -6,6 +6,8 @@ import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../db/db.service';
+import { PlayerDetailDto } from './player-stats.dto';
+import { PlayerStatsService } from './player-stats.service';
 import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';
 import { PlayersService } from './players.service';
 
@@ -14,7 +16,10 @@ const PlayerPage = PageOf(PlayerDto);
 @ApiTags('Players')
 @Controller('v1/players')
 export class PlayersController {
-  constructor(private readonly players: PlayersService) {}
+  constructor(
+    private readonly players: PlayersService,
+    private readonly stats: PlayerStatsService,
+  ) {}
 
   @Post()
   @MinRole('scorer')
@@ -26,7 +31,10 @@ export class PlayersController {
 
   @Get()
   @MinRole('viewer')
-  @ApiOperation({ summary: 'List the club\'s players, oldest first' })
+  @ApiOperation({
+    summary: 'List the club\'s players, oldest first',
+    description: 'Items are lean: no `stats` (they cost a read of each player\'s games); `GET /v1/players/{id}` has them.',
+  })
   @ApiOkResponse({ type: PlayerPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
     return this.players.list(auth, q.limit ?? 50, q.cursor);
@@ -34,11 +42,15 @@ export class PlayersController {
 
   @Get(':id')
   @MinRole('viewer')
-  @ApiOperation({ summary: 'One player' })
-  @ApiOkResponse({ type: PlayerDto })
+  @ApiOperation({
+    summary: 'One player, with his statistics',
+    description:
+      'The player\'s fields and `stats`: matches and games played and won, gammons and backgammons won and lost, cube actions, and money net per currency, over the club\'s finished games and matches (definitions on each field).',
+  })
+  @ApiOkResponse({ type: PlayerDetailDto })
   @ApiProblem(404, 'No such player in this club (NOT_FOUND).')
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Player')) id: string) {
-    return this.players.get(auth, id);
+    return this.stats.get(auth, id);
   }
 
   @Patch(':id')

@@ -1,0 +1,205 @@
+import { computePlayerStats, gameCounts, levelOf, PlayerStatsInput, sidesOf, StatsGame, StatsMatch, winnersOf } from './player-stats';
+
+const money = (a: string, b: string, g: Partial<StatsGame> = {}): StatsGame => ({
+  kind: 'money',
+  sides: [[a], [b]],
+  winnerSide: 0,
+  result: { result: 'single', resigned: false },
+  actions: [],
+  ...g,
+});
+
+const chouette = (box: string, partner: string | null, line: string[], g: Partial<StatsGame> = {}): StatsGame => ({
+  kind: 'chouette',
+  seats: { box, partner, line },
+  winnerSide: 0,
+  result: { result: 'single', resigned: false },
+  actions: [],
+  ...g,
+});
+
+const stats = (playerId: string, games: StatsGame[], matches: StatsMatch[] = [], sessionNets: PlayerStatsInput['sessionNets'] = []) =>
+  computePlayerStats({ playerId, games, matches, sessionNets });
+
+describe('player statistics (issue 2)', () => {
+  it('starts at zero with no money lines', () => {
+    expect(stats('ann', [])).toEqual({
+      matchesPlayed: 0,
+      matchesWon: 0,
+      gamesPlayed: 0,
+      gamesWon: 0,
+      gammonsWon: 0,
+      gammonsLost: 0,
+      backgammonsWon: 0,
+      backgammonsLost: 0,
+      doubles: 0,
+      takes: 0,
+      passes: 0,
+      beavers: 0,
+      money: [],
+    });
+  });
+
+  describe('games played and won', () => {
+    it('a game is won on the winning side (winner_side), lost on the other', () => {
+      const games = [money('ann', 'bob', { winnerSide: 0 }), money('ann', 'bob', { winnerSide: 1 }), money('bob', 'ann', { winnerSide: 1 })];
+      expect(stats('ann', games)).toMatchObject({ gamesPlayed: 3, gamesWon: 2 });
+      expect(stats('bob', games)).toMatchObject({ gamesPlayed: 3, gamesWon: 1 });
+    });
+
+    it('R3.7: both players of a pair win and lose with their side', () => {
+      const g: StatsGame = { kind: 'match', sides: [['ann', 'bob'], ['cid', 'dee']], winnerSide: 1, result: { result: 'gammon' }, actions: [] };
+      expect(stats('bob', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 0, gammonsLost: 1 });
+      expect(stats('dee', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 1, gammonsWon: 1 });
+    });
+
+    it('a game the player did not sit in does not count', () => {
+      expect(stats('eve', [money('ann', 'bob')])).toMatchObject({ gamesPlayed: 0, gamesWon: 0 });
+    });
+
+    it('a finished game without a winner counts as played, neither won nor lost', () => {
+      expect(stats('ann', [money('ann', 'bob', { winnerSide: null, result: { result: 'gammon' } })])).toMatchObject({
+        gamesPlayed: 1,
+        gamesWon: 0,
+        gammonsWon: 0,
+        gammonsLost: 0,
+      });
+    });
+
+    it('R5.9: in a chouette the box side is the box and his partner; the team is the line', () => {
+      const boxWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 0, result: { result: 'gammon' } });
+      const teamWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 1 });
+      expect(sidesOf(boxWins)).toEqual([['box', 'par'], ['cap', 'm2']]);
+      expect(stats('par', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsWon: 1 });
+      expect(stats('box', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsWon: 1 });
+      expect(stats('m2', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsLost: 1 });
+    });
+
+    it('R5.4: a member who passed out of the game still wins or loses with the team', () => {
+      const g = chouette('box', null, ['cap', 'm2'], { winnerSide: 1, actions: [{ type: 'double', by: 'box' }, { type: 'pass', by: 'm2' }] });
+      expect(stats('m2', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 1, passes: 1 });
+      expect(stats('box', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 0, doubles: 1 });
+    });
+
+    it('a chouette without a partner: the box side is the box alone', () => {
+      expect(winnersOf(chouette('box', null, ['cap', 'm2'], { winnerSide: 0 }))).toEqual(['box']);
+      expect(winnersOf(chouette('box', null, ['cap', 'm2'], { winnerSide: 1 }))).toEqual(['cap', 'm2']);
+    });
+  });
+
+  describe('gammons and backgammons', () => {
+    it('R1.1: counted from the result of games won and lost', () => {
+      const games = [
+        money('ann', 'bob', { winnerSide: 0, result: { result: 'gammon' } }),
+        money('ann', 'bob', { winnerSide: 1, result: { result: 'gammon' } }),
+        money('ann', 'bob', { winnerSide: 1, result: { result: 'gammon' } }),
+        money('ann', 'bob', { winnerSide: 0, result: { result: 'backgammon' } }),
+        money('ann', 'bob', { winnerSide: 1, result: { result: 'backgammon' } }),
+        money('ann', 'bob', { winnerSide: 0, result: { result: 'single' } }),
+      ];
+      expect(stats('ann', games)).toMatchObject({ gammonsWon: 1, gammonsLost: 2, backgammonsWon: 1, backgammonsLost: 1 });
+      expect(stats('bob', games)).toMatchObject({ gammonsWon: 2, gammonsLost: 1, backgammonsWon: 1, backgammonsLost: 1 });
+    });
+
+    it('R1.4: a resignation counts at the level resigned', () => {
+      const g = money('ann', 'bob', { winnerSide: 0, result: { result: 'backgammon', resigned: true } });
+      expect(levelOf(g)).toBe('backgammon');
+      expect(stats('ann', [g])).toMatchObject({ backgammonsWon: 1 });
+      expect(stats('bob', [g])).toMatchObject({ backgammonsLost: 1 });
+    });
+
+    it('R1.3: a game ended by a pass is single', () => {
+      const g = money('ann', 'bob', { winnerSide: 0, result: null, actions: [{ type: 'double', by: 'ann' }, { type: 'pass', by: 'bob' }] });
+      expect(levelOf(g)).toBe('single');
+      expect(stats('ann', [g])).toMatchObject({ gamesWon: 1, gammonsWon: 0, backgammonsWon: 0 });
+    });
+  });
+
+  describe('cube actions', () => {
+    it('counts the player\'s own doubles, takes, passes and beavers; a raccoon counts as a beaver', () => {
+      const g = money('ann', 'bob', {
+        actions: [
+          { type: 'double', by: 'ann' },
+          { type: 'beaver', by: 'bob' },
+          { type: 'raccoon', by: 'ann' },
+          { type: 'take', by: 'bob' },
+          { type: 'double', by: 'bob' },
+          { type: 'take', by: 'ann' },
+          { type: 'double', by: 'ann' },
+          { type: 'pass', by: 'bob' },
+        ],
+      });
+      expect(stats('ann', [g])).toMatchObject({ doubles: 2, takes: 1, passes: 0, beavers: 1 });
+      expect(stats('bob', [g])).toMatchObject({ doubles: 1, takes: 1, passes: 1, beavers: 1 });
+    });
+
+    it('a finish is not a cube action, and another player\'s actions are not counted', () => {
+      const g = money('ann', 'bob', { actions: [{ type: 'finish' }, { type: 'double', by: 'cid' }] });
+      expect(stats('ann', [g])).toMatchObject({ doubles: 0, takes: 0, passes: 0, beavers: 0 });
+    });
+
+    it('R5.3: one box double addressed to several cubes is one double', () => {
+      const g = chouette('box', null, ['cap', 'm2'], { actions: [{ type: 'double', by: 'box' }, { type: 'take', by: 'cap' }, { type: 'take', by: 'm2' }] });
+      expect(stats('box', [g])).toMatchObject({ doubles: 1 });
+      expect(stats('m2', [g])).toMatchObject({ takes: 1 });
+    });
+  });
+
+  describe('matches', () => {
+    it('counts finished matches played and won by side', () => {
+      const matches: StatsMatch[] = [
+        { sides: [['ann'], ['bob']], winnerSide: 0 },
+        { sides: [['bob'], ['ann']], winnerSide: 0 },
+        { sides: [['ann', 'cid'], ['bob', 'dee']], winnerSide: 0 },
+        { sides: [['cid'], ['dee']], winnerSide: 1 },
+      ];
+      expect(stats('ann', [], matches)).toMatchObject({ matchesPlayed: 3, matchesWon: 2 });
+      expect(stats('bob', [], matches)).toMatchObject({ matchesPlayed: 3, matchesWon: 1 });
+      expect(stats('dee', [], matches)).toMatchObject({ matchesPlayed: 2, matchesWon: 1 });
+    });
+
+    it('a match without a winner counts as played only', () => {
+      expect(stats('ann', [], [{ sides: [['ann'], ['bob']], winnerSide: null }])).toMatchObject({ matchesPlayed: 1, matchesWon: 0 });
+    });
+  });
+
+  describe('money', () => {
+    it('R6.2: sums the session nets per currency, by currency code', () => {
+      const s = stats('ann', [], [], [
+        { currency: 'USD', netMinor: 500 },
+        { currency: 'EUR', netMinor: -300 },
+        { currency: 'USD', netMinor: -1200 },
+        { currency: 'CHF', netMinor: 0 },
+      ]);
+      expect(s.money).toEqual([
+        { currency: 'CHF', netMinor: 0 },
+        { currency: 'EUR', netMinor: -300 },
+        { currency: 'USD', netMinor: -700 },
+      ]);
+    });
+
+    it('R6.2: sums exactly near 2^53 and refuses a total beyond it', () => {
+      const max = Number.MAX_SAFE_INTEGER;
+      expect(stats('ann', [], [], [{ currency: 'USD', netMinor: max }, { currency: 'USD', netMinor: -1 }]).money).toEqual([{ currency: 'USD', netMinor: max - 1 }]);
+      expect(() => stats('ann', [], [], [{ currency: 'USD', netMinor: max }, { currency: 'USD', netMinor: 1 }])).toThrow(/outside/);
+    });
+  });
+
+  describe('games per player (standings)', () => {
+    it('counts every seated player once per game and the winners of each', () => {
+      const counts = gameCounts([
+        money('ann', 'bob', { winnerSide: 0 }),
+        money('ann', 'bob', { winnerSide: 1 }),
+        chouette('cid', 'dee', ['ann', 'eve'], { winnerSide: 0 }),
+        money('ann', 'bob', { winnerSide: null }),
+      ]);
+      expect(Object.fromEntries(counts)).toEqual({
+        ann: { played: 4, won: 1 },
+        bob: { played: 3, won: 1 },
+        cid: { played: 1, won: 1 },
+        dee: { played: 1, won: 1 },
+        eve: { played: 1, won: 0 },
+      });
+    });
+  });
+});

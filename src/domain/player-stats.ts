@@ -1,0 +1,221 @@
+/**
+ * Player statistics (issue 2) and the games a player won, over plain data.
+ *
+ * Pure: no framework, no I/O. The caller brings the player's finished games (with
+ * who sat on which side), his finished matches (with the winning side already
+ * scored by R3.2/R3.6, see src/domain/match.ts), and his session nets.
+ *
+ * Definitions (the API documents the same ones on `PlayerStatsDto`):
+ *
+ * - Only finished games count: voided and abandoned games change nothing (R6.3),
+ *   so they are not counted either. The caller passes finished games only.
+ * - Sides. At a match or money table the two sides are the table's sides (a side
+ *   may be a pair, R3.7). In a chouette side 0 is the box side (the box and his
+ *   partner, R5.9) and side 1 is the team (the line), as the game was seated at its
+ *   start; `winnerSide` is 0 or 1 in the same sense (0 = box side won against the
+ *   captain, see chouetteWinnerSide). A team member who passed a box double and was
+ *   out of the game (R5.4) is still on the team: the game counts as won or lost with
+ *   his side, whatever his own cube did.
+ * - A game is won when the player is on the winning side, lost when on the other.
+ * - Gammons and backgammons: the level of a game that ended by `finish`
+ *   (`result.result`, R1.1); a resignation counts at the level resigned (R1.4); a
+ *   game ended by a pass has no result and is single (R1.3). It is the level
+ *   played, before Jacoby (R1.5) or `backgammonMultiplier` (R1.2) reduce its value.
+ * - Cube actions: the actions of those games whose `by` is the player: `double`,
+ *   `take`, `pass`, and `beaver`, where a raccoon (R2.5) counts as a beaver (both
+ *   are instant redoubles that keep the cube). One double is one action however
+ *   many member cubes it addressed (a box double in a chouette, a team double in
+ *   `single` mode recorded by the captain for all).
+ * - Matches: finished matches (a score reached the target, R3.2, or penalties
+ *   forfeited it, R3.6) with the player on one side; won when on the winning side.
+ * - Money: the player's session nets (after rake, match stakes included) summed per
+ *   currency.
+ */
+import { fromBigMinor } from './money';
+import { compareParty } from './settlement';
+import type { PlayerId, ResultKind, SideIndex } from './types';
+
+export type StatsTableKind = 'match' | 'money' | 'chouette';
+
+/** A chouette game's seats at its start (R5.1, R5.9). */
+export interface StatsChouetteSeats {
+  readonly box: PlayerId;
+  readonly partner: PlayerId | null;
+  readonly line: readonly PlayerId[];
+}
+
+/** One action of a game's log, as stored; only `type` and `by` matter here. */
+export interface StatsAction {
+  readonly type: string;
+  readonly by?: string | null;
+}
+
+/** A finished game, as the statistics need it. */
+export interface StatsGame {
+  readonly kind: StatsTableKind;
+  /** Match and money tables: the table's two sides. */
+  readonly sides?: readonly [readonly PlayerId[], readonly PlayerId[]] | null;
+  /** Chouettes: the seats the game was played with. */
+  readonly seats?: StatsChouetteSeats | null;
+  /** 0 or 1 (a chouette: 0 = box side, 1 = team); null when the game has no winner. */
+  readonly winnerSide: number | null;
+  /** Set when the game ended by `finish`; null after a pass. */
+  readonly result: { readonly result: ResultKind; readonly resigned?: boolean } | null;
+  readonly actions: readonly StatsAction[];
+}
+
+/** A finished match: its sides and the side that won it. */
+export interface StatsMatch {
+  readonly sides: readonly [readonly PlayerId[], readonly PlayerId[]];
+  readonly winnerSide: SideIndex | null;
+}
+
+/** A player's net in one session, in that session's currency. */
+export interface StatsSessionNet {
+  readonly currency: string;
+  readonly netMinor: number;
+}
+
+export interface MoneyNet {
+  currency: string;
+  netMinor: number;
+}
+
+export interface PlayerStats {
+  matchesPlayed: number;
+  matchesWon: number;
+  gamesPlayed: number;
+  gamesWon: number;
+  gammonsWon: number;
+  gammonsLost: number;
+  backgammonsWon: number;
+  backgammonsLost: number;
+  doubles: number;
+  takes: number;
+  passes: number;
+  /** Beavers and raccoons (R2.4, R2.5). */
+  beavers: number;
+  /** Per currency, by currency code. */
+  money: MoneyNet[];
+}
+
+export interface PlayerStatsInput {
+  readonly playerId: PlayerId;
+  readonly games: readonly StatsGame[];
+  readonly matches: readonly StatsMatch[];
+  readonly sessionNets: readonly StatsSessionNet[];
+}
+
+/** The game's two sides: the table's, or a chouette's box side (box + partner) and team (line). */
+export function sidesOf(game: Pick<StatsGame, 'kind' | 'sides' | 'seats'>): [PlayerId[], PlayerId[]] {
+  if (game.kind === 'chouette') {
+    const seats = game.seats;
+    if (!seats) return [[], []];
+    return [[seats.box, ...(seats.partner === null ? [] : [seats.partner])], [...seats.line]];
+  }
+  const sides = game.sides;
+  if (!sides) return [[], []];
+  return [[...sides[0]], [...sides[1]]];
+}
+
+/** The side (0 or 1) the player sat on, or null when he is on neither. */
+export function sideOfPlayer(sides: readonly [readonly PlayerId[], readonly PlayerId[]], playerId: PlayerId): SideIndex | null {
+  if (sides[0].includes(playerId)) return 0;
+  if (sides[1].includes(playerId)) return 1;
+  return null;
+}
+
+/** Everyone on the winning side of a finished game (empty when it has no winner). */
+export function winnersOf(game: Pick<StatsGame, 'kind' | 'sides' | 'seats' | 'winnerSide'>): PlayerId[] {
+  if (game.winnerSide !== 0 && game.winnerSide !== 1) return [];
+  return sidesOf(game)[game.winnerSide];
+}
+
+/** The level a game counts at: its `finish` result (resigned or not), single after a pass. */
+export function levelOf(game: Pick<StatsGame, 'result'>): ResultKind {
+  return game.result?.result ?? 'single';
+}
+
+/** Which counter an action of the player's adds to; raccoons count as beavers. */
+const CUBE_COUNTER: Readonly<Record<string, 'doubles' | 'takes' | 'passes' | 'beavers'>> = {
+  double: 'doubles',
+  take: 'takes',
+  pass: 'passes',
+  beaver: 'beavers',
+  raccoon: 'beavers',
+};
+
+/** Issue 2: a player's statistics from his finished games, finished matches and session nets. */
+export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
+  const { playerId } = input;
+  const stats: PlayerStats = {
+    matchesPlayed: 0,
+    matchesWon: 0,
+    gamesPlayed: 0,
+    gamesWon: 0,
+    gammonsWon: 0,
+    gammonsLost: 0,
+    backgammonsWon: 0,
+    backgammonsLost: 0,
+    doubles: 0,
+    takes: 0,
+    passes: 0,
+    beavers: 0,
+    money: [],
+  };
+
+  for (const game of input.games) {
+    const side = sideOfPlayer(sidesOf(game), playerId);
+    if (side === null) continue;
+    stats.gamesPlayed++;
+    const decided = game.winnerSide === 0 || game.winnerSide === 1;
+    const won = decided && game.winnerSide === side;
+    const lost = decided && game.winnerSide !== side;
+    if (won) stats.gamesWon++;
+    const level = levelOf(game);
+    if (level === 'gammon') {
+      if (won) stats.gammonsWon++;
+      if (lost) stats.gammonsLost++;
+    } else if (level === 'backgammon') {
+      if (won) stats.backgammonsWon++;
+      if (lost) stats.backgammonsLost++;
+    }
+    for (const action of game.actions) {
+      if (action.by !== playerId) continue;
+      const counter = CUBE_COUNTER[action.type];
+      if (counter) stats[counter]++;
+    }
+  }
+
+  for (const match of input.matches) {
+    const side = sideOfPlayer(match.sides, playerId);
+    if (side === null) continue;
+    stats.matchesPlayed++;
+    if (match.winnerSide === side) stats.matchesWon++;
+  }
+
+  const totals = new Map<string, bigint>();
+  for (const s of input.sessionNets) {
+    totals.set(s.currency, (totals.get(s.currency) ?? 0n) + BigInt(s.netMinor));
+  }
+  stats.money = [...totals.entries()]
+    .sort(([a], [b]) => compareParty(a, b))
+    .map(([currency, net]) => ({ currency, netMinor: fromBigMinor(net, 'netMinor') }));
+  return stats;
+}
+
+/** Games played and won per player over a set of finished games (a session's, for its standings). */
+export function gameCounts(games: readonly Pick<StatsGame, 'kind' | 'sides' | 'seats' | 'winnerSide'>[]): Map<PlayerId, { played: number; won: number }> {
+  const counts = new Map<PlayerId, { played: number; won: number }>();
+  const entry = (p: PlayerId) => {
+    let c = counts.get(p);
+    if (!c) counts.set(p, (c = { played: 0, won: 0 }));
+    return c;
+  };
+  for (const game of games) {
+    const sides = sidesOf(game);
+    for (const p of new Set([...sides[0], ...sides[1]])) entry(p).played++;
+    for (const p of new Set(winnersOf(game))) entry(p).won++;
+  }
+  return counts;
+}

@@ -1,0 +1,83 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PlayerDto } from './players.dto';
+
+const GAMES = 'Over the player\'s finished games in the club (every table kind, with or without a session); voided and abandoned games do not count (R6.3).';
+const LEVEL =
+  'The level of the game as played: the `result` of a game ended by `finish`; a resignation counts at the level resigned (R1.4); a game ended by a pass is single (R1.3). Counted before Jacoby (R1.5) or `backgammonMultiplier` (R1.2) change its value.';
+const CUBE =
+  'Actions of finished games whose `by` is the player. One double is one action, however many chouette cubes it addressed (R5.3); in `single` chouette mode the team double counts for the captain who recorded it.';
+
+export class MoneyNetDto {
+  @ApiProperty({ description: 'ISO 4217 currency of the sessions summed.', example: 'USD' })
+  currency: string;
+
+  @ApiProperty({
+    description: 'Sum of the player\'s session nets in this currency (what his games and match stakes won (+) or lost (−), after rake, R6.4), before payments; minor units.',
+    example: -1250,
+  })
+  netMinor: number;
+}
+
+/**
+ * Issue 2: a player's statistics. Definitions below; the pure computation and its
+ * tests are src/domain/player-stats.ts.
+ */
+export class PlayerStatsDto {
+  @ApiProperty({
+    description: 'Finished matches (a score reached the target, R3.2, or penalties forfeited it, R3.6) in which the player sat on a side. Matches in progress do not count.',
+    example: 4,
+  })
+  matchesPlayed: number;
+
+  @ApiProperty({ description: 'Those matches won: the player is on the side that reached the target (or was awarded the forfeit), as the match\'s own score says.', example: 3 })
+  matchesWon: number;
+
+  @ApiProperty({ description: `Games played. ${GAMES} A chouette game counts for everyone seated at its start (box, partner, team).`, example: 57 })
+  gamesPlayed: number;
+
+  @ApiProperty({
+    description:
+      'Games won: the player is on the winning side (`winnerSide`). A pair (R3.7) wins together. In a chouette the box side is the box and his partner (R5.9), the other side the whole team; a member who passed a box double (R5.4) wins or loses with the team all the same.',
+    example: 31,
+  })
+  gamesWon: number;
+
+  @ApiProperty({ description: `Gammons in games won. ${LEVEL}`, example: 6 })
+  gammonsWon: number;
+
+  @ApiProperty({ description: `Gammons in games lost. ${LEVEL}`, example: 4 })
+  gammonsLost: number;
+
+  @ApiProperty({ description: `Backgammons in games won. ${LEVEL}`, example: 1 })
+  backgammonsWon: number;
+
+  @ApiProperty({ description: `Backgammons in games lost. ${LEVEL}`, example: 0 })
+  backgammonsLost: number;
+
+  @ApiProperty({ description: `Doubles offered (R2.2). ${CUBE}`, example: 22 })
+  doubles: number;
+
+  @ApiProperty({ description: `Doubles taken (R2.3). ${CUBE}`, example: 15 })
+  takes: number;
+
+  @ApiProperty({ description: `Doubles passed (R1.3). ${CUBE}`, example: 5 })
+  passes: number;
+
+  @ApiProperty({ description: `Beavers (R2.4) and raccoons (R2.5): a raccoon counts as a beaver, both being instant redoubles. ${CUBE}`, example: 1 })
+  beavers: number;
+
+  @ApiProperty({
+    type: [MoneyNetDto],
+    description: 'Money net per currency, by currency code: the sum of the player\'s nets over every session he played in (its statement\'s `netMinor`). Empty when he never played for money.',
+  })
+  money: MoneyNetDto[];
+}
+
+/** `GET /v1/players/{id}`: the player and his statistics. */
+export class PlayerDetailDto extends PlayerDto {
+  @ApiProperty({
+    type: PlayerStatsDto,
+    description: 'Statistics over the club\'s finished games and matches, computed when asked. Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out.',
+  })
+  stats: PlayerStatsDto;
+}

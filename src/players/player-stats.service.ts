@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { Db } from '../db/db.service';
+import { computePlayerStats, StatsMatch } from '../domain/player-stats';
+import { MatchTableSetup, scoreOf } from '../tables/engines';
+import { penaltiesOf } from '../tables/games.service';
+import { PlayerDetailDto } from './player-stats.dto';
+import { lowerSides, PlayerStatsRepository } from './player-stats.repository';
+import { PlayersRepository } from './players.repository';
+import { mapPlayer } from './players.service';
+
+/** `GET /v1/players/{id}`: the player with his statistics (issue 2), from one snapshot. */
+@Injectable()
+export class PlayerStatsService {
+  constructor(
+    private readonly db: Db,
+    private readonly players: PlayersRepository,
+    private readonly stats: PlayerStatsRepository,
+  ) {}
+
+  get(auth: KeyAuth, id: string): Promise<PlayerDetailDto> {
+    return this.db.read(async (m) => {
+      const p = await this.players.find(m, auth.clubId, id);
+      if (!p) throw notFound('Player');
+      const games = await this.stats.finishedGames(m, auth.clubId, p.id);
+      // A match's winner is what its score says (R3.2 target, R3.6 penalties and forfeit),
+      // scored exactly as the match itself is (tables.service matchDto).
+      const matches: StatsMatch[] = (await this.stats.finishedMatches(m, auth.clubId, p.id)).map(({ table, games: finished }) => {
+        const setup = table.setup as unknown as MatchTableSetup;
+        return { sides: lowerSides(setup.sides), winnerSide: scoreOf(setup, finished, penaltiesOf(table)).winnerSide };
+      });
+      const sessionNets = await this.stats.sessionNets(m, auth.clubId, p.id);
+      return { ...mapPlayer(p), stats: computePlayerStats({ playerId: p.id, games, matches, sessionNets }) };
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { parseCsv } from '../settlement/statement-csv';
+import { renderSessionGamesCsv, SESSION_GAMES_COLUMNS, SessionGameCsvRow } from './session-games-csv';
+
+const game = (g: Partial<SessionGameCsvRow> = {}): SessionGameCsvRow => ({
+  tableKind: 'money',
+  tableId: 't1',
+  gameNo: 1,
+  status: 'finished',
+  startedAt: '2026-11-03T19:00:00.000Z',
+  endedAt: '2026-11-03T19:20:00.000Z',
+  players: [
+    { id: 'a', name: 'Ann' },
+    { id: 'b', name: 'Bob' },
+  ],
+  winnerSide: 0,
+  winners: [{ id: 'a', name: 'Ann' }],
+  result: { result: 'gammon', resigned: false },
+  endedBy: 'finish',
+  points: 4,
+  voidReason: null,
+  ...g,
+});
+
+describe('session games CSV (issue 3b)', () => {
+  it('writes the header and one CRLF-terminated row per game', () => {
+    const text = renderSessionGamesCsv([game()]);
+    expect(text).toBe(
+      `${SESSION_GAMES_COLUMNS.join(',')}\r\n` + 'money,t1,1,finished,2026-11-03T19:00:00.000Z,2026-11-03T19:20:00.000Z,Ann / Bob,0,Ann,gammon,false,finish,4,,a b,a\r\n',
+    );
+    expect(renderSessionGamesCsv([])).toBe(`${SESSION_GAMES_COLUMNS.join(',')}\r\n`);
+  });
+
+  it('leaves out what a game does not have: abandoned, no winner, no result, no points', () => {
+    const [, row] = parseCsv(
+      renderSessionGamesCsv([game({ status: 'abandoned', endedAt: '2026-11-03T19:05:00.000Z', winnerSide: null, winners: [], result: null, endedBy: null, points: null })]),
+    );
+    expect(row).toEqual(['money', 't1', '1', 'abandoned', '2026-11-03T19:00:00.000Z', '2026-11-03T19:05:00.000Z', 'Ann / Bob', '', '', '', '', '', '', '', 'a b', '']);
+  });
+
+  it('quotes separators, quotes and line breaks (RFC 4180) and guards formula-like text', () => {
+    const text = renderSessionGamesCsv([
+      game({
+        players: [
+          { id: 'a', name: '=HYPERLINK("x")' },
+          { id: 'b', name: 'Bob, "the cube"' },
+        ],
+        winners: [{ id: 'b', name: 'Bob, "the cube"' }],
+        winnerSide: 1,
+        status: 'voided',
+        voidReason: '-wrong table\nsorry',
+      }),
+    ]);
+    const rows = parseCsv(text);
+    expect(rows).toHaveLength(2);
+    expect(rows[1][6]).toBe('\'=HYPERLINK("x") / Bob, "the cube"');
+    expect(rows[1][8]).toBe('Bob, "the cube"');
+    expect(rows[1][13]).toBe("'-wrong table\nsorry");
+    expect(text).toContain('"\'=HYPERLINK(""x"") / Bob, ""the cube"""');
+  });
+
+  it('refuses a number that is not a safe integer', () => {
+    expect(() => renderSessionGamesCsv([game({ points: 1.5 })])).toThrow(RangeError);
+  });
+});

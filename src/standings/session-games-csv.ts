@@ -1,0 +1,130 @@
+/**
+ * A session's games as CSV (RFC 4180), for spreadsheets: one header row, then one
+ * row per finished, voided or abandoned game, in the order of the JSON list (tables
+ * in creation order, then game number).
+ *
+ * Pure: no framework, no I/O; the same games render to the same bytes.
+ *
+ * COLUMNS (always these 16, in this order):
+ *
+ *   tableKind   match | money | chouette
+ *   tableId     the table's id
+ *   gameNo      the game's number at its table (integer)
+ *   status      finished | voided | abandoned
+ *   startedAt   RFC 3339 UTC
+ *   endedAt     RFC 3339 UTC (empty if never ended)
+ *   players     names joined by ` / `, side 0 first (a chouette: box, partner, then
+ *               the team in line order)
+ *   winnerSide  0 | 1 (a chouette: 0 = box side, 1 = team); empty when no winner
+ *   winners     names of the winning side joined by ` / `; empty when no winner
+ *   result      single | gammon | backgammon for a game ended by `finish`; empty
+ *               after a pass and for an abandoned game
+ *   resigned    true | false with a result (R1.4), else empty
+ *   endedBy     finish | pass (a chouette ended by passes too); empty if abandoned
+ *   points      what the game was worth to its winner (cube × result, R1.1–R1.3);
+ *               empty in a chouette and for an abandoned game
+ *   voidReason  why a voided game was voided (R6.3), else empty
+ *   playerIds   the players' ids, same order as `players`, separated by one space
+ *   winnerIds   the winners' ids, same order as `winners`, separated by one space
+ *
+ * A voided game keeps what it was (winner, result, points): its status says it no
+ * longer counts. Money is not here: the ledger and the settlement statement have it.
+ *
+ * NUMBERS (gameNo, winnerSide, points) are plain integers, never quoted or prefixed.
+ * QUOTING and FORMULA INJECTION as in statement-csv.ts: a field holding `,` `"` CR
+ * or LF is quoted with `"` doubled; every text field starting with `=` `+` `-` `@`
+ * TAB CR or `'` gets a leading `'` (a player named `=HYPERLINK(…)` stays text).
+ * Records end with CRLF, the last one included; no byte-order mark. `parseCsv`
+ * (statement-csv.ts) reads it back.
+ */
+
+export interface SessionGameCsvRow {
+  tableKind: 'match' | 'money' | 'chouette';
+  tableId: string;
+  gameNo: number;
+  status: 'finished' | 'voided' | 'abandoned';
+  startedAt: string;
+  endedAt: string | null;
+  /** Ids and names in side order. */
+  players: ReadonlyArray<{ id: string; name: string }>;
+  winnerSide: number | null;
+  winners: ReadonlyArray<{ id: string; name: string }>;
+  result: { result: string; resigned: boolean } | null;
+  endedBy: 'finish' | 'pass' | null;
+  points: number | null;
+  voidReason: string | null;
+}
+
+export const SESSION_GAMES_COLUMNS = [
+  'tableKind',
+  'tableId',
+  'gameNo',
+  'status',
+  'startedAt',
+  'endedAt',
+  'players',
+  'winnerSide',
+  'winners',
+  'result',
+  'resigned',
+  'endedBy',
+  'points',
+  'voidReason',
+  'playerIds',
+  'winnerIds',
+] as const;
+
+type Column = (typeof SESSION_GAMES_COLUMNS)[number];
+
+const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points']);
+
+/** A text field starting with one of these gets a leading `'`. */
+const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r', "'"]);
+const NEEDS_QUOTES = /[",\r\n]/;
+const CRLF = '\r\n';
+
+/** Renders the games as CSV; see the top of this file. */
+export function renderSessionGamesCsv(games: readonly SessionGameCsvRow[]): string {
+  const lines = [SESSION_GAMES_COLUMNS.join(','), ...games.map(renderRow)];
+  return lines.join(CRLF) + CRLF;
+}
+
+function cells(g: SessionGameCsvRow): Record<Column, string | number | null> {
+  return {
+    tableKind: g.tableKind,
+    tableId: g.tableId,
+    gameNo: g.gameNo,
+    status: g.status,
+    startedAt: g.startedAt,
+    endedAt: g.endedAt,
+    players: g.players.map((p) => p.name).join(' / '),
+    winnerSide: g.winnerSide,
+    winners: g.winners.map((p) => p.name).join(' / '),
+    result: g.result?.result ?? null,
+    resigned: g.result ? String(g.result.resigned) : null,
+    endedBy: g.endedBy,
+    points: g.points,
+    voidReason: g.voidReason,
+    playerIds: g.players.map((p) => p.id).join(' '),
+    winnerIds: g.winners.map((p) => p.id).join(' '),
+  };
+}
+
+function renderRow(g: SessionGameCsvRow): string {
+  const row = cells(g);
+  return SESSION_GAMES_COLUMNS.map((column) => renderCell(column, row[column])).join(',');
+}
+
+/** One cell: a plain integer, or text guarded against formulas and quoted as RFC 4180 asks. */
+export function renderCell(column: Column, value: string | number | null): string {
+  if (value === null) return '';
+  if (NUMERIC.has(column)) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      throw new RangeError(`games CSV: ${column} must be a safe integer, got ${String(value)}`);
+    }
+    return String(value);
+  }
+  const text = String(value);
+  const guarded = text.length > 0 && FORMULA_TRIGGERS.has(text[0]) ? `'${text}` : text;
+  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}

@@ -1,0 +1,77 @@
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { ClubKey, KeyAuth, MinRole } from '../common/auth';
+import { ErrorCode } from '../common/error-codes';
+import { negotiate } from '../common/negotiate';
+import { ApiProblem } from '../common/openapi';
+import { ListQuery, PageOf } from '../common/pagination';
+import { UuidParam } from '../common/validators';
+import { renderSessionGamesCsv } from './session-games-csv';
+import { SessionGameDto, StandingsDto } from './standings.dto';
+import { StandingsService } from './standings.service';
+
+const SessionGamePage = PageOf(SessionGameDto);
+const sessionId = () => Param('id', new UuidParam('Session'));
+
+const GAMES_TYPES = ['application/json', 'text/csv'] as const;
+
+@ApiTags('Sessions')
+@Controller('v1/sessions/:id')
+export class StandingsController {
+  constructor(private readonly standings: StandingsService) {}
+
+  @Get('standings')
+  @MinRole('viewer')
+  @ApiOperation({
+    summary: 'The session\'s standings: players by money net, then games won (end-of-night board)',
+    description:
+      'Everyone in the session\'s settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Open or closed sessions.',
+  })
+  @ApiOkResponse({ type: StandingsDto })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  get(@ClubKey() auth: KeyAuth, @sessionId() id: string) {
+    return this.standings.standings(auth, id);
+  }
+
+  @Get('games')
+  @MinRole('viewer')
+  @ApiOperation({
+    summary: 'The session\'s finished, voided and abandoned games, every table',
+    description:
+      'Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds` (names joined by ` / `, side 0 first; ids separated by a space). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `\'`) get a leading `\'`.',
+  })
+  @ApiExtraModels(SessionGamePage)
+  @ApiProduces(...GAMES_TYPES)
+  @ApiResponse({
+    status: 200,
+    description: 'A page of games, or every game as CSV.',
+    content: {
+      'application/json': { schema: { $ref: getSchemaPath(SessionGamePage) } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  @ApiProblem(406, 'Accept names neither application/json nor text/csv (NOT_ACCEPTABLE).')
+  async games(
+    @ClubKey() auth: KeyAuth,
+    @sessionId() id: string,
+    @Query() q: ListQuery,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const type = negotiate(accept, GAMES_TYPES);
+    if (!type) {
+      throw new ApiError(ErrorCode.NOT_ACCEPTABLE, `The session's games are available as ${GAMES_TYPES.join(', ')}; Accept names none of them.`);
+    }
+    reply.header('vary', 'Accept');
+    if (type === 'text/csv') {
+      const { sessionId: sid, rows } = await this.standings.gamesForCsv(auth, id);
+      reply.header('content-type', 'text/csv; charset=utf-8; header=present');
+      reply.header('content-disposition', `attachment; filename="games-${sid}.csv"`);
+      return renderSessionGamesCsv(rows);
+    }
+    return this.standings.games(auth, id, q.limit ?? 50, q.cursor);
+  }
+}

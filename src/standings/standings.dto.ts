@@ -1,0 +1,111 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+// ---- standings ----------------------------------------------------------------------
+
+export class StandingDto {
+  @ApiProperty({
+    description: 'Competition rank ("1224"): players with the same net and the same games won share a rank, and the next rank skips the places they share.',
+    minimum: 1,
+    example: 2,
+  })
+  rank: number;
+
+  @ApiProperty({ format: 'uuid' })
+  playerId: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'The player\'s net for the session, after rake, as in its settlement statement (R6.4, R6.5); minor units of the session currency.', example: 1500 })
+  netMinor: number;
+
+  @ApiProperty({ description: 'Finished games the player played in the session (voided and abandoned games do not count).', example: 12 })
+  gamesPlayed: number;
+
+  @ApiProperty({
+    description:
+      'Of those, games won: on the winning side (a pair wins together; in a chouette the box side is the box and his partner, the other side the whole team, a member who passed out included).',
+    example: 7,
+  })
+  gamesWon: number;
+}
+
+export class StandingsDto {
+  @ApiProperty({ format: 'uuid' })
+  sessionId: string;
+
+  @ApiProperty()
+  sessionName: string;
+
+  @ApiProperty({ example: 'USD' })
+  currency: string;
+
+  @ApiProperty({
+    type: [StandingDto],
+    description:
+      'Everyone in the session\'s settlement statement (seated at one of its tables, or named in its ledger or payments), the house left out; by net (highest first), then games won (most first), then name, then id.',
+  })
+  items: StandingDto[];
+}
+
+// ---- the session's games ----------------------------------------------------------------
+
+export class SessionGameResultDto {
+  @ApiProperty({ format: 'uuid', description: 'The player named in the `finish`: any player of the winning side.' })
+  winner: string;
+
+  @ApiProperty({ enum: ['single', 'gammon', 'backgammon'] })
+  result: 'single' | 'gammon' | 'backgammon';
+
+  @ApiProperty({ description: 'R1.4: ended by a resignation at that level.' })
+  resigned: boolean;
+}
+
+export class SessionGameDto {
+  @ApiProperty({ enum: ['match', 'money', 'chouette'] })
+  tableKind: 'match' | 'money' | 'chouette';
+
+  @ApiProperty({ format: 'uuid' })
+  tableId: string;
+
+  @ApiProperty({ description: 'The game\'s number at its table.', example: 3 })
+  gameNo: number;
+
+  @ApiProperty({ enum: ['finished', 'voided', 'abandoned'], description: 'Games in progress are not listed.' })
+  status: 'finished' | 'voided' | 'abandoned';
+
+  @ApiProperty({
+    type: [String],
+    description: 'Who played, side 0 first: a match\'s or money game\'s sides in order; a chouette\'s box, partner, then the team in line order, as seated at the start of the game.',
+  })
+  players: string[];
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    enum: [0, 1],
+    description: 'Match and money: the index of the winning side; chouette: 0 = the box side, 1 = the team. A voided game keeps what it was. Null when the game has no winner (abandoned).',
+  })
+  winnerSide: 0 | 1 | null;
+
+  @ApiProperty({ type: [String], description: 'The players of the winning side (empty without a winner).' })
+  winners: string[];
+
+  @ApiProperty({ type: SessionGameResultDto, nullable: true, description: 'How a `finish` ended it; null after a pass (R1.3) and for an abandoned game.' })
+  result: SessionGameResultDto | null;
+
+  @ApiProperty({ type: String, nullable: true, enum: ['finish', 'pass'], description: '`pass`: ended by a pass (in a chouette, by passes on every cube). Null for an abandoned game.' })
+  endedBy: 'finish' | 'pass' | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'What the game was worth to its winner (cube × result, or the pre-double value after a pass); null in a chouette and for an abandoned game.' })
+  points: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why a voided game was voided (R6.3).' })
+  voidReason: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  startedAt: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  endedAt: string | null;
+}

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ApiError, notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { isoOrNull } from '../common/dates';
+import { ErrorCode } from '../common/error-codes';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { Db } from '../db/db.service';
+import { gameCounts, sidesOf, winnersOf } from '../domain/player-stats';
+import { HOUSE } from '../domain/settlement';
+import { rankStandings } from '../domain/standings';
+import { SessionEntity } from '../sessions/session.entity';
+import { SessionsRepository } from '../sessions/sessions.repository';
+import { SettlementRepository } from '../settlement/settlement.repository';
+import { SessionGameCsvRow } from './session-games-csv';
+import { SessionGameDto, StandingsDto } from './standings.dto';
+import { SessionGameRow, StandingsRepository } from './standings.repository';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every game of a session: more than any club night, fewer than would strain one answer. */
+const ALL = 1_000_000_000;
+
+/** The players of a game in side order (a chouette: box, partner, team in line order). */
+const playersOf = (g: SessionGameRow) => [...sidesOf(g)[0], ...sidesOf(g)[1]];
+
+/** How the game ended: a `finish` leaves a result; a pass (or passes) leaves a winner without one. */
+function endedBy(g: SessionGameRow): 'finish' | 'pass' | null {
+  if (g.result) return 'finish';
+  return g.winnerSide === 0 || g.winnerSide === 1 ? 'pass' : null;
+}
+
+function gameDto(g: SessionGameRow): SessionGameDto {
+  return {
+    tableKind: g.kind,
+    tableId: g.tableId,
+    gameNo: g.gameNo,
+    status: g.status,
+    players: playersOf(g),
+    winnerSide: g.winnerSide === 0 || g.winnerSide === 1 ? g.winnerSide : null,
+    winners: winnersOf(g),
+    result: g.result ? { ...g.result } : null,
+    endedBy: endedBy(g),
+    points: g.kind === 'chouette' ? null : g.points,
+    voidReason: g.voidReason,
+    startedAt: g.startedAt.toISOString(),
+    endedAt: isoOrNull(g.endedAt),
+  };
+}
+
+/** Issue 4 (standings) and 3b (the session's games, JSON or CSV). Reads only. */
+@Injectable()
+export class StandingsService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: StandingsRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly settlement: SettlementRepository,
+  ) {}
+
+  private async session(m: EntityManager, auth: KeyAuth, id: string): Promise<SessionEntity> {
+    const s = await this.sessions.find(m, auth.clubId, id);
+    if (!s) throw notFound('Session');
+    return s;
+  }
+
+  /**
+   * The end-of-night board: the statement's players (seated, or in its ledger or
+   * payments; not the house) with their nets from the session's running totals and
+   * the finished games each played and won, ranked (src/domain/standings.ts).
+   */
+  standings(auth: KeyAuth, sessionId: string): Promise<StandingsDto> {
+    return this.db.read(async (m) => {
+      const s = await this.session(m, auth, sessionId);
+      const { nets } = await this.settlement.sessionTotals(m, auth.clubId, s.id);
+      const payments = await this.settlement.payments(m, auth.clubId, s.id);
+      const parties = new Set<string>([...nets.keys(), ...payments.flatMap((p) => [p.fromParty, p.toParty])]);
+      parties.delete(HOUSE);
+      const players = await this.settlement.sessionPlayers(m, auth.clubId, s.id, [...parties]);
+      const counts = gameCounts(await this.repo.sessionGames(m, auth.clubId, s.id, null, ALL, ['finished']));
+      const items = rankStandings(
+        players.map((p) => ({
+          playerId: p.playerId,
+          name: p.name,
+          netMinor: nets.get(p.playerId) ?? 0,
+          gamesPlayed: counts.get(p.playerId)?.played ?? 0,
+          gamesWon: counts.get(p.playerId)?.won ?? 0,
+        })),
+      );
+      return { sessionId: s.id, sessionName: s.name, currency: s.currency.trim(), items };
+    });
+  }
+
+  /** The session's finished, voided and abandoned games, a page at a time. */
+  games(auth: KeyAuth, sessionId: string, limit: number, cursor?: string): Promise<Page<SessionGameDto>> {
+    const key = decodeCursor(cursor, ['string', 'number']);
+    if (key && (!UUID_RE.test(key[0] as string) || !Number.isSafeInteger(key[1]))) {
+      throw new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this API gave out; start again without it.');
+    }
+    const after = key ? { tableId: key[0] as string, gameNo: key[1] as number } : null;
+    return this.db.read(async (m) => {
+      const s = await this.session(m, auth, sessionId);
+      const rows = await this.repo.sessionGames(m, auth.clubId, s.id, after, limit + 1);
+      return toPage(rows, limit, (g) => [g.tableId, g.gameNo], gameDto);
+    });
+  }
+
+  /** Every game of the session, with the players' names, for the CSV (session-games-csv.ts). */
+  gamesForCsv(auth: KeyAuth, sessionId: string): Promise<{ sessionId: string; rows: SessionGameCsvRow[] }> {
+    return this.db.read(async (m) => {
+      const s = await this.session(m, auth, sessionId);
+      const games = (await this.repo.sessionGames(m, auth.clubId, s.id, null, ALL)).map(gameDto);
+      const names = await this.repo.playerNames(m, auth.clubId, [...new Set(games.flatMap((g) => g.players))]);
+      const named = (ids: string[]) => ids.map((id) => ({ id, name: names.get(id) ?? id }));
+      const rows = games.map((g) => ({
+        tableKind: g.tableKind,
+        tableId: g.tableId,
+        gameNo: g.gameNo,
+        status: g.status,
+        startedAt: g.startedAt,
+        endedAt: g.endedAt,
+        players: named(g.players),
+        winnerSide: g.winnerSide,
+        winners: named(g.winners),
+        result: g.result ? { result: g.result.result, resigned: g.result.resigned } : null,
+        endedBy: g.endedBy,
+        points: g.points,
+        voidReason: g.voidReason,
+      }));
+      return { sessionId: s.id, rows };
+    });
+  }
+}

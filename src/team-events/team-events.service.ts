@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { uuid7 } from '../common/uuid';
+import { CommandContext, Db, Replayed } from '../db/db.service';
+import { refuse } from '../domain/errors';
+import { scoreTeamEvent, teamBoards } from '../domain/team-event';
+import { minorFromDb } from '../ledger/ledger.repository';
+import { SessionEntity } from '../sessions/session.entity';
+import { MatchTableSetup, newMatchSetup, scoreOf } from '../tables/engines';
+import { penaltiesOf } from '../tables/games.service';
+import { assertPlayersInClub, SessionGate } from '../tables/table-context';
+import { TableEntity } from '../tables/table.entity';
+import { TablesRepository } from '../tables/tables.repository';
+import { TeamEventEntity } from './team-event.entity';
+import { CreateTeamEventDto, TeamEventBoardDto, TeamEventDto, TeamEventListQuery } from './team-events.dto';
+import { BoardGameRow, BoardRow, TeamEventRow, TeamEventsRepository } from './team-events.repository';
+
+const latest = (times: Array<Date | string | null>): Date | null => {
+  let max: Date | null = null;
+  for (const t of times) {
+    if (t === null) continue;
+    const d = t instanceof Date ? t : new Date(t);
+    if (max === null || d > max) max = d;
+  }
+  return max;
+};
+
+/**
+ * Team events (R3.7): one command creates the event and one ordinary match per board;
+ * the team score, status and winner are derived on every read from the board matches,
+ * which scorers play through the match routes like any other.
+ */
+@Injectable()
+export class TeamEventsService {
+  constructor(
+    private readonly db: Db,
+    private readonly events: TeamEventsRepository,
+    private readonly tables: TablesRepository,
+    private readonly sessions: SessionGate,
+  ) {}
+
+  /** R3.7 (+ R3.1, R2.8, R3.8, R6.7 for every board, as POST /v1/matches checks them), all in one transaction. */
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateTeamEventDto): Promise<TeamEventDto | Replayed> {
+    return this.db.command(cmd, 201, async (m) => {
+      const sides = teamBoards(dto.teams.map((t) => t.players));
+      const setups = sides.map((s) => newMatchSetup({ sides: s, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined }));
+      if (dto.stakeMinor !== undefined && dto.stakeMinor > 0 && !dto.sessionId) {
+        refuse('STAKE_NEEDS_SESSION', 'R3.8', 'A team event with a stake belongs to a session, whose ledger each board\'s stake is paid through (R3.8, R6.1)');
+      }
+      const players = sides.flatMap(([a, b]) => [...a, ...b]);
+      await assertPlayersInClub(this.tables, m, auth.clubId, players);
+      const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
+      const now = new Date();
+      const stake = dto.stakeMinor ?? null;
+      const event: TeamEventEntity = {
+        clubId: auth.clubId,
+        id: uuid7(),
+        sessionId: session?.id ?? null,
+        name: dto.name ?? null,
+        target: setups[0].target,
+        stakeMinor: stake === null ? null : String(stake),
+        teams: dto.teams.map((t) => ({ name: t.name, players: [...t.players] })),
+        createdAt: now,
+        version: 1,
+      };
+      const boards: Array<{ boardNo: number; matchId: string }> = [];
+      for (const [i, setup] of setups.entries()) {
+        const t = this.newBoardMatch(auth, session, setup, stake, now);
+        await this.tables.insert(m, t, [...setup.sides[0], ...setup.sides[1]]);
+        boards.push({ boardNo: i + 1, matchId: t.id });
+      }
+      await this.events.insert(m, event, boards);
+      return (await this.states(m, auth.clubId, [{ ...event, currency: session?.currency ?? null }]))[0];
+    });
+  }
+
+  /**
+   * A board's match table, built as POST /v1/matches builds one: kind `match`, the
+   * validated setup, no penalties yet, the stake (R3.8) on the match itself.
+   */
+  newBoardMatch(auth: KeyAuth, session: SessionEntity | null, setup: MatchTableSetup, stakeMinor: number | null, now: Date): TableEntity {
+    return {
+      clubId: auth.clubId,
+      id: uuid7(),
+      kind: 'match',
+      sessionId: session?.id ?? null,
+      status: 'in-progress',
+      setup: setup as unknown as Record<string, unknown>,
+      state: { penalties: [] },
+      stakeMinor: stakeMinor === null ? null : String(stakeMinor),
+      nextGameNo: 1,
+      currentGameNo: null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  get(auth: KeyAuth, id: string): Promise<TeamEventDto> {
+    return this.db.read(async (m) => {
+      const e = await this.events.find(m, auth.clubId, id);
+      if (!e) throw notFound('Team event');
+      return (await this.states(m, auth.clubId, [e]))[0];
+    });
+  }
+
+  list(auth: KeyAuth, q: TeamEventListQuery): Promise<Page<TeamEventDto>> {
+    const limit = q.limit ?? 50;
+    const after = decodeCursor(q.cursor, ['string']);
+    return this.db.read(async (m) => {
+      const rows = await this.events.list(m, auth.clubId, { sessionId: q.sessionId }, (after?.[0] as string) ?? null, limit);
+      const page = toPage(rows, limit, (e) => [e.id], (e) => e);
+      return { items: await this.states(m, auth.clubId, page.items), nextCursor: page.nextCursor };
+    });
+  }
+
+  /** The events' states, from their boards' matches (three queries whatever the number of events). */
+  private async states(m: EntityManager, clubId: string, events: TeamEventRow[]): Promise<TeamEventDto[]> {
+    const boards = await this.events.boards(m, clubId, events.map((e) => e.id));
+    const games = await this.events.finishedGames(m, clubId, boards.map((b) => b.matchId));
+    const gamesOf = new Map<string, BoardGameRow[]>();
+    for (const g of games) gamesOf.set(g.matchId, [...(gamesOf.get(g.matchId) ?? []), g]);
+    return events.map((e) => this.stateOf(e, boards.filter((b) => b.eventId === e.id), gamesOf));
+  }
+
+  private stateOf(e: TeamEventRow, boards: BoardRow[], gamesOf: Map<string, BoardGameRow[]>): TeamEventDto {
+    const boardDtos: TeamEventBoardDto[] = boards.map((b) => {
+      const setup = b.setup as unknown as MatchTableSetup;
+      const penalties = penaltiesOf({ state: b.state } as Pick<TableEntity, 'state'> as TableEntity);
+      const finished = gamesOf.get(b.matchId) ?? [];
+      const s = scoreOf(setup, finished, penalties);
+      // A match ends with the last event of its history: a game or a penalty (R3.2, R3.6).
+      const endedAt = s.status === 'finished' ? latest([...finished.map((g) => g.endedAt), ...penalties.map((p) => p.at)]) : null;
+      return {
+        boardNo: b.boardNo,
+        matchId: b.matchId,
+        players: [setup.sides[0][0], setup.sides[1][0]],
+        score: [...s.score],
+        status: s.status,
+        winnerTeam: s.winnerSide,
+        endedAt: endedAt?.toISOString() ?? null,
+      };
+    });
+    const ev = scoreTeamEvent(boardDtos.map((b) => ({ winnerSide: b.winnerTeam, endedAt: b.endedAt === null ? null : Date.parse(b.endedAt) })));
+    const rules = (boards[0].setup as unknown as MatchTableSetup).rules;
+    return {
+      id: e.id,
+      name: e.name,
+      sessionId: e.sessionId,
+      target: e.target,
+      rules: { ...rules } as TeamEventDto['rules'],
+      stakeMinor: e.stakeMinor === null ? null : minorFromDb(e.stakeMinor),
+      currency: e.currency,
+      teams: e.teams.map((t) => ({ name: t.name, players: [...t.players] })),
+      boards: boardDtos,
+      score: [...ev.score],
+      majority: ev.majority,
+      status: ev.status,
+      winnerTeam: ev.winnerTeam,
+      decidedAt: ev.decidingBoard === null ? null : boardDtos[ev.decidingBoard].endedAt,
+      // The event row never changes; its boards do: every change to a board match bumps its version.
+      version: e.version + boards.reduce((n, b) => n + (b.version - 1), 0),
+      createdAt: e.createdAt.toISOString(),
+    };
+  }
+}
