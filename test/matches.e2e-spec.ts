@@ -1,4 +1,4 @@
-import { startApp, TestApp } from './support/app';
+import { bearer, startApp, TestApp } from './support/app';
 import { clubWith, double, finish, nets, pass, take } from './support/club';
 
 describe('match play (R3) over HTTP', () => {
@@ -214,5 +214,68 @@ describe('match play (R3) over HTTP', () => {
     expect(byPlayer).toEqual([m1]);
     const finished = (await c.get(`/v1/matches?sessionId=${session}&status=finished`)).body.items.map((x: { id: string }) => x.id);
     expect(finished).toEqual([m1]);
+  });
+});
+
+describe('match record export (.mat, for GNU Backgammon)', () => {
+  let t: TestApp;
+  let c: Awaited<ReturnType<typeof clubWith>>;
+
+  beforeAll(async () => {
+    t = await startApp();
+    c = await clubWith(t, ['Anna', 'Ben']);
+  });
+  afterAll(() => t.close());
+
+  it('writes the header, one block per game with the score before it, cube lines in the right column and the wins', async () => {
+    const { Anna: A, Ben: B } = c.ids;
+    const id = (await c.post('/v1/matches', { sides: [[A], [B]], target: 5 })).body.id;
+    await c.post(`/v1/matches/${id}/games`, { actions: [double(A), take(B), finish(A)] }); // 2-0
+    await c.post(`/v1/matches/${id}/games`, { actions: [double(B), pass(A)] }); // 2-1
+    await c.post(`/v1/matches/${id}/games`, {}); // game 3 abandoned: not in the record
+    await c.post(`/v1/matches/${id}/games/3/abandon`);
+    await c.post(`/v1/matches/${id}/penalties`, { side: 0, points: 1, reason: 'Late' }); // 3-1
+    await c.post(`/v1/matches/${id}/games`, { actions: [finish(A)] }); // 4-1
+    await c.post(`/v1/matches/${id}/games`, { actions: [finish(B, 'gammon')] }); // Crawford game: 4-3
+    await c.post(`/v1/matches/${id}/games`, { actions: [double(B), take(A), finish(A)] }); // 6-3, the match
+    const res = await t.http().get(`/v1/matches/${id}/export`).set(bearer(c.owner)).set('Accept', 'text/plain');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const lines = res.text.split('\n');
+    expect(lines).toContain(' 5 point match');
+    // Game headers numbered 1..5, each followed by "Anna : a   Ben : b" with the score before it.
+    const scores: Array<[number, number]> = [];
+    lines.forEach((l, i) => {
+      if (/^ Game \d+$/.test(l)) {
+        const m = /^ Anna : (\d+)\s+Ben : (\d+)$/.exec(lines[i + 1]);
+        expect(m).not.toBeNull();
+        scores.push([Number(m![1]), Number(m![2])]);
+      }
+    });
+    expect(scores).toEqual([
+      [0, 0],
+      [2, 0],
+      [3, 1], // the penalty point is in the score before game 3 (R3.6)
+      [4, 1],
+      [4, 3],
+    ]);
+    // Anna's cube lines in the left column, Ben's in the right (from column 34).
+    const rows = lines.filter((l) => /^\s+\d+\) /.test(l) || /Wins/.test(l));
+    const left = (l: string) => l.slice(0, 33).trim().replace(/^\d+\)\s*/, '');
+    const right = (l: string) => l.slice(33).trim();
+    expect(rows.map((l) => [left(l), right(l)])).toEqual([
+      ['Doubles => 2', 'Takes'],
+      ['Wins 2 points', ''],
+      ['', 'Doubles => 2'],
+      ['Drops', ''],
+      ['', 'Wins 1 point'],
+      ['Wins 1 point', ''],
+      ['', 'Wins 2 points'],
+      ['', 'Doubles => 2'],
+      ['Takes', ''],
+      ['Wins 2 points and the match', ''],
+    ]);
+    const notText = await t.http().get(`/v1/matches/${id}/export`).set(bearer(c.owner)).set('Accept', 'application/pdf');
+    expect(notText.status).toBe(406);
   });
 });

@@ -24,6 +24,7 @@ export enum ErrorCode {
   SESSION_CLOSED = 'SESSION_CLOSED',
   GAMES_IN_PROGRESS = 'GAMES_IN_PROGRESS',
   LAST_OWNER_KEY = 'LAST_OWNER_KEY',
+  EXPORT_NOT_POSSIBLE = 'EXPORT_NOT_POSSIBLE',
   RATE_LIMITED = 'RATE_LIMITED',
   HEADERS_TOO_LARGE = 'HEADERS_TOO_LARGE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
@@ -67,6 +68,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.SESSION_CLOSED:
     case ErrorCode.GAMES_IN_PROGRESS:
     case ErrorCode.LAST_OWNER_KEY:
+    case ErrorCode.EXPORT_NOT_POSSIBLE:
       return 422;
     case ErrorCode.RATE_LIMITED:
       return 429;

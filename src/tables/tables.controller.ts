@@ -1,5 +1,9 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../common/api-error';
+import { ErrorCode } from '../common/error-codes';
+import { negotiate } from '../common/negotiate';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ApiProblem } from '../common/openapi';
 import { PageOf } from '../common/pagination';
@@ -40,6 +44,27 @@ export class MatchesController {
   @ApiOkResponse({ type: MatchDto })
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string) {
     return this.tables.getMatch(auth, id);
+  }
+
+  @Get(':id/export')
+  @MinRole('viewer')
+  @ApiOperation({
+    summary: 'The match as a Jellyfish .mat record (text/plain), for GNU Backgammon and other analysis programs',
+    description:
+      'One block per finished game with the score before it (penalties included, R3.6), the cube lines (`Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`) in the acting side\'s column and `Wins N points`. No checker moves: the service records none, so a game without cube actions carries a position line that tells the importer the game is in play.',
+  })
+  @ApiProduces('text/plain')
+  @ApiResponse({ status: 200, description: 'The .mat record.', content: { 'text/plain': { schema: { type: 'string' } } } })
+  @ApiProblem(404, 'No such match in this club (NOT_FOUND).')
+  @ApiProblem(406, 'Accept names no text type (NOT_ACCEPTABLE).')
+  @ApiProblem(422, 'The match cannot be written in the format (EXPORT_NOT_POSSIBLE).')
+  async exportMat(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (!negotiate(accept, ['text/plain'])) {
+      throw new ApiError(ErrorCode.NOT_ACCEPTABLE, 'The match record is available as text/plain (Jellyfish .mat).');
+    }
+    const { text, file } = await this.tables.exportMat(auth, id);
+    reply.header('content-type', 'text/plain; charset=utf-8').header('content-disposition', `attachment; filename="${file}"`).header('vary', 'Accept');
+    return text;
   }
 
   @Post(':id/penalties')

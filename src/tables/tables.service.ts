@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { notFound } from '../common/api-error';
+import { ApiError, notFound } from '../common/api-error';
+import { ErrorCode } from '../common/error-codes';
+import { MatExportError, renderMat } from '../domain/mat-export';
+import { matMatch } from './match-export';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
@@ -157,6 +160,27 @@ export class TablesService {
   private async currency(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<string | null> {
     if (!t.sessionId) return null;
     return (session ?? (await this.sessionOf(m, t)))?.currency ?? null;
+  }
+
+  /** The match as a Jellyfish .mat record (what gnubg imports); R3.4 Crawford, R3.6 penalties in the scores. */
+  async exportMat(auth: KeyAuth, id: string): Promise<{ text: string; file: string }> {
+    return this.db.read(async (m) => {
+      const t = await this.tables.find(m, auth.clubId, 'match', id);
+      if (!t) throw notFound('Match');
+      const setup = t.setup as unknown as MatchTableSetup;
+      const names = await this.tables.existingPlayers(m, auth.clubId, setup.sides.flat());
+      const sideName = (side: string[]) => side.map((p) => names.get(p) ?? p).join(' & ');
+      const games = await this.tables.games(m, t.clubId, t.id);
+      const record = matMatch(setup, games, penaltiesOf(t), [sideName(setup.sides[0]), sideName(setup.sides[1])], t.createdAt.toISOString().slice(0, 10));
+      try {
+        return { text: renderMat(record), file: `match-${t.id}.mat` };
+      } catch (e) {
+        if (e instanceof MatExportError) {
+          throw new ApiError(ErrorCode.EXPORT_NOT_POSSIBLE, `This match cannot be written as a .mat record: ${e.message}`);
+        }
+        throw e;
+      }
+    });
   }
 
   async matchDto(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<MatchDto> {
