@@ -57,6 +57,9 @@ async function main() {
   const warmupS = envNumber('BENCH_WARMUP_SECONDS', 2, 0, 10);
   const games = Math.round(envNumber('BENCH_SETTLEMENT_GAMES', 10000, 1, 20000));
   const rateLimit = String(Math.round(envNumber('BENCH_RATE_LIMIT', 10_000_000, 0, 10_000_000)));
+  // BENCH_ONLY=record_game,settlement runs just those figures (for profiling); all by default.
+  const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((x) => x.trim()).filter(Boolean));
+  const wanted = (name) => only.size === 0 || only.has(name);
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the app first (npm run bench builds it)`);
 
   const load1 = () => loadavg()[0].toFixed(2);
@@ -79,44 +82,54 @@ async function main() {
   const load = { api, warmupMs: warmupS * 1000, durationMs: measuredS * 1000 };
   let non2xx = 0;
 
-  const game = await recordGame({ ...load, pid: app.pid });
-  non2xx += game.non2xx + (game.warmupNon2xx ?? 0);
-  emit('record_game_rps', game.rps, 'req/s');
-  emit('record_game_p50_ms', game.p50, 'ms');
-  emit('record_game_p99_ms', game.p99, 'ms');
-  emit('record_game_non2xx', game.non2xx, 'count', 0);
-  emit('rss_mb', game.rssMiB, 'MB', 0);
+  if (wanted('record_game')) {
+    const game = await recordGame({ ...load, pid: app.pid });
+    non2xx += game.non2xx + (game.warmupNon2xx ?? 0);
+    emit('record_game_rps', game.rps, 'req/s');
+    emit('record_game_p50_ms', game.p50, 'ms');
+    emit('record_game_p99_ms', game.p99, 'ms');
+    emit('record_game_non2xx', game.non2xx, 'count', 0);
+    emit('rss_mb', game.rssMiB, 'MB', 0);
+  }
 
   // Rate and p99 of the action requests (double, take, finish) only; the game
   // starts between them are neither timed nor counted.
-  const action = await recordAction(load);
-  non2xx += action.non2xx + (action.warmupNon2xx ?? 0);
-  emit('record_action_rps', action.rps, 'req/s');
-  emit('record_action_p99_ms', action.p99, 'ms');
-  emit('record_action_non2xx', action.non2xx, 'count', 0);
+  if (wanted('record_action')) {
+    const action = await recordAction(load);
+    non2xx += action.non2xx + (action.warmupNon2xx ?? 0);
+    emit('record_action_rps', action.rps, 'req/s');
+    emit('record_action_p99_ms', action.p99, 'ms');
+    emit('record_action_non2xx', action.non2xx, 'count', 0);
+  }
 
-  const chouette = await chouetteGame(load);
-  non2xx += chouette.non2xx + (chouette.warmupNon2xx ?? 0);
-  emit('chouette_game_rps', chouette.rps, 'req/s');
-  emit('chouette_game_p99_ms', chouette.p99, 'ms');
-  emit('chouette_game_non2xx', chouette.non2xx, 'count', 0);
+  if (wanted('chouette_game')) {
+    const chouette = await chouetteGame(load);
+    non2xx += chouette.non2xx + (chouette.warmupNon2xx ?? 0);
+    emit('chouette_game_rps', chouette.rps, 'req/s');
+    emit('chouette_game_p99_ms', chouette.p99, 'ms');
+    emit('chouette_game_non2xx', chouette.non2xx, 'count', 0);
+  }
 
-  const settle = await settlement({ ...load, games, baseUrl: app.url });
-  non2xx += settle.non2xx + (settle.warmupNon2xx ?? 0);
-  emit('settlement_seed_s', settle.seedSeconds, 's', 2);
-  emit('settlement_rps', settle.rps, 'req/s');
-  emit('settlement_p50_ms', settle.p50, 'ms');
-  emit('settlement_p99_ms', settle.p99, 'ms');
-  emit('settlement_csv_ms', settle.csvMs, 'ms');
-  emit('settlement_pdf_ms', settle.pdfMs, 'ms');
+  if (wanted('settlement')) {
+    const settle = await settlement({ ...load, games, baseUrl: app.url });
+    non2xx += settle.non2xx + (settle.warmupNon2xx ?? 0);
+    emit('settlement_seed_s', settle.seedSeconds, 's', 2);
+    emit('settlement_rps', settle.rps, 'req/s');
+    emit('settlement_p50_ms', settle.p50, 'ms');
+    emit('settlement_p99_ms', settle.p99, 'ms');
+    emit('settlement_csv_ms', settle.csvMs, 'ms');
+    emit('settlement_pdf_ms', settle.pdfMs, 'ms');
+  }
 
   await closeClient();
   await app.stop();
   await store.dispose();
 
-  const start = await startTimes();
-  emit('start_fresh_s', start.fresh, 's', 2);
-  emit('start_s', start.existing, 's', 2);
+  if (wanted('start')) {
+    const start = await startTimes();
+    emit('start_fresh_s', start.fresh, 's', 2);
+    emit('start_s', start.existing, 's', 2);
+  }
 
   log(`done in ${((now() - t0) / 1000).toFixed(1)} s; load average now ${load1()}`);
   if (non2xx > 0) {

@@ -93,7 +93,9 @@ function healthStatus(url) {
 export async function startApp({ env, dataDir, label = 'app', timeoutMs = 120_000 }) {
   let out = '';
   const spawnedAt = now();
-  const proc = spawn(process.execPath, [MAIN], {
+  // BENCH_NODE_ARGS: extra Node flags for the app, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, MAIN], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

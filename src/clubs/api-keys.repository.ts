@@ -1,20 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(private readonly ds: DataSource) {}
-
-  /** The key a request presents, found within its own club. */
-  async findForAuth(clubId: string, keyId: string): Promise<Pick<ApiKeyEntity, 'role' | 'secretHash' | 'revokedAt'> | null> {
-    const rows = await this.ds.query(
-      'SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2',
-      [clubId, keyId],
-    );
-    return rows.length ? { role: rows[0].role, secretHash: rows[0].secret_hash, revokedAt: rows[0].revoked_at } : null;
-  }
-
   async insert(m: EntityManager, key: ApiKeyEntity): Promise<ApiKeyEntity> {
     await m.insert(ApiKeyEntity, key);
     return key;

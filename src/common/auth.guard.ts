@@ -1,12 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeysRepository } from '../clubs/api-keys.repository';
 import { CONFIG } from '../config.provider';
 import type { AppConfig } from '../config';
 import { Inject } from '@nestjs/common';
 import { ApiError } from './api-error';
 import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, sameSecret, secretMatches } from './auth';
+import type { Role } from '../clubs/api-key.entity';
 import { ErrorCode } from './error-codes';
 import { RateLimiter } from '../guards/rate-limiter';
 import type { FastifyReply } from 'fastify';
@@ -23,7 +23,6 @@ const unauthenticated = (detail: string) =>
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly keys: ApiKeysRepository,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly limiter: RateLimiter,
   ) {}
@@ -50,19 +49,20 @@ export class AuthGuard implements CanActivate {
 
     const parsed = parseApiToken(token);
     if (!parsed) throw unauthenticated('The token is not a valid API key.');
-    const key = await this.keys.findForAuth(parsed.clubId, parsed.keyId);
+    // One round trip: the key, and (limits on) its count in this window.
+    const key = await this.limiter.authenticate(parsed.clubId, parsed.keyId);
     if (!key || key.revokedAt !== null || !secretMatches(parsed.secret, key.secretHash)) {
       throw unauthenticated('The API key is unknown or has been revoked.');
     }
     if (access.kind === 'operator') {
       throw new ApiError(ErrorCode.FORBIDDEN, 'Only the operator token may do this.');
     }
-    if (!roleAtLeast(key.role, access.role)) {
+    if (!roleAtLeast(key.role as Role, access.role)) {
       throw new ApiError(ErrorCode.FORBIDDEN, `This needs a key with the ${access.role} role; this key is a ${key.role} key.`);
     }
-    req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role };
-    if (this.limiter.enabled) {
-      const verdict = await this.limiter.hit(parsed.clubId, parsed.keyId);
+    req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role as Role };
+    const verdict = key.verdict;
+    if (verdict) {
       if (verdict.limited) {
         throw new ApiError(ErrorCode.RATE_LIMITED, `This API key sent more than ${this.config.rateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`, {
           headers: verdict.headers,

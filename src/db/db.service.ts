@@ -5,6 +5,7 @@ import type { Auth } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { isRetryable } from '../common/problem';
 import { uuid7 } from '../common/uuid';
+import { defer, flushBatch, openBatch } from './write-batch';
 
 /** What a command needs to know about its caller. */
 export interface CommandContext {
@@ -53,6 +54,7 @@ export class Db {
         await qr.connect();
         await qr.startTransaction();
         const m = qr.manager;
+        openBatch(m);
         if (ctx.idempotency) {
           const prior = await this.claim(m, ctx);
           if (prior) {
@@ -63,6 +65,7 @@ export class Db {
         const result = await work(m);
         await this.audit(m, ctx, successStatus);
         if (ctx.idempotency) await this.remember(m, ctx, successStatus, JSON.stringify(result));
+        await flushBatch(m);
         await qr.commitTransaction();
         return result;
       } catch (e) {
@@ -87,10 +90,11 @@ export class Db {
   private async audit(m: EntityManager, ctx: CommandContext, status: number): Promise<void> {
     if (ctx.auth.kind !== 'key' || !ctx.audit) return;
     const a = ctx.audit;
-    await m.query(
-      `INSERT INTO audit_log (club_id, id, api_key_id, method, route, path, status, request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [ctx.auth.clubId, uuid7(), ctx.auth.keyId, a.method, a.route, a.path, status, a.requestId, a.body === undefined ? null : JSON.stringify(a.body)],
-    );
+    await defer(m, {
+      what: 'audit record',
+      sql: `INSERT INTO audit_log (club_id, id, api_key_id, method, route, path, status, request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      params: [ctx.auth.clubId, uuid7(), ctx.auth.keyId, a.method, a.route, a.path, status, a.requestId, a.body === undefined ? null : JSON.stringify(a.body)],
+    });
   }
 
   private lockKey(ctx: CommandContext): string {
@@ -124,15 +128,17 @@ export class Db {
   private async remember(m: EntityManager, ctx: CommandContext, status: number, body: string): Promise<void> {
     const idem = ctx.idempotency!;
     if (ctx.auth.kind === 'key') {
-      await m.query(
-        'INSERT INTO idempotency_keys (club_id, api_key_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5, $6)',
-        [ctx.auth.clubId, ctx.auth.keyId, idem.key, idem.requestHash, status, body],
-      );
+      await defer(m, {
+        what: 'idempotency record',
+        sql: 'INSERT INTO idempotency_keys (club_id, api_key_id, key, request_hash, status_code, body) VALUES ($1, $2, $3, $4, $5, $6)',
+        params: [ctx.auth.clubId, ctx.auth.keyId, idem.key, idem.requestHash, status, body],
+      });
     } else {
-      await m.query(
-        'INSERT INTO operator_idempotency_keys (key, request_hash, status_code, body) VALUES ($1, $2, $3, $4)',
-        [idem.key, idem.requestHash, status, body],
-      );
+      await defer(m, {
+        what: 'idempotency record',
+        sql: 'INSERT INTO operator_idempotency_keys (key, request_hash, status_code, body) VALUES ($1, $2, $3, $4)',
+        params: [idem.key, idem.requestHash, status, body],
+      });
     }
   }
 

@@ -28,18 +28,37 @@ export class RateLimiter {
     return this.config.rateLimit > 0;
   }
 
-  async hit(clubId: string, apiKeyId: string): Promise<RateVerdict> {
+  /**
+   * The key's auth record and, when limiting is on and the key is not revoked, its
+   * count in the current window, in one round trip.
+   */
+  async authenticate(clubId: string, apiKeyId: string): Promise<{ role: string; secretHash: Buffer; revokedAt: Date | null; verdict: RateVerdict | null } | null> {
+    const rows: Array<Record<string, unknown>> = this.enabled
+      ? await this.ds.query(
+          `WITH k AS (SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2),
+                c AS (INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
+                      SELECT $1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), 1 FROM k WHERE k.revoked_at IS NULL
+                      ON CONFLICT (club_id, api_key_id, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+                      RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $3) - now())))::int AS reset)
+           SELECT k.role, k.secret_hash, k.revoked_at, c.hits, c.reset FROM k LEFT JOIN c ON true`,
+          [clubId, apiKeyId, this.config.rateLimitWindowSeconds],
+        )
+      : await this.ds.query('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, apiKeyId]);
+    if (rows.length === 0) return null;
+    const r = rows[0];
+    const hits = r.hits as number | null | undefined;
+    return {
+      role: r.role as string,
+      secretHash: r.secret_hash as Buffer,
+      revokedAt: (r.revoked_at as Date | null) ?? null,
+      verdict: hits === null || hits === undefined ? null : this.verdict(hits, r.reset as number),
+    };
+  }
+
+  private verdict(hits: number, resetSeconds: number): RateVerdict {
     const limit = this.config.rateLimit;
     const window = this.config.rateLimitWindowSeconds;
-    const [row] = await this.ds.query(
-      `INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
-       VALUES ($1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), 1)
-       ON CONFLICT (club_id, api_key_id, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-       RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $3) - now())))::int AS reset`,
-      [clubId, apiKeyId, window],
-    );
-    const hits = row.hits as number;
-    const reset = Math.max(1, row.reset as number);
+    const reset = Math.max(1, resetSeconds);
     const remaining = Math.max(0, limit - hits);
     const headers: Record<string, string> = {
       'ratelimit-policy': `"per-key";q=${limit};w=${window}`,

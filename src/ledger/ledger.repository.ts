@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuid7 } from '../common/uuid';
+import { defer } from '../db/write-batch';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
 
 export interface NewEntry {
@@ -42,16 +43,29 @@ export class LedgerRepository {
   async post(m: EntityManager, clubId: string, sessionId: string, tableId: string, gameNo: number | null, entries: NewEntry[], at: Date, games?: { players: string[]; delta: number }): Promise<LedgerEntryEntity[]> {
     await this.addToTotals(m, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
     if (entries.length === 0) return [];
-    const rows = entries.map((e) => ({ id: uuid7(), ...e }));
+    const rows: LedgerEntryEntity[] = entries.map((e) => ({
+      clubId,
+      id: uuid7(),
+      sessionId,
+      tableId,
+      gameNo,
+      fromParty: e.from,
+      toParty: e.to,
+      amountMinor: String(e.amountMinor),
+      kind: e.kind,
+      createdAt: at,
+    }));
     const params: unknown[] = [clubId, sessionId, tableId, gameNo, at];
     const values = rows
-      .map((e) => `($1, $${params.push(e.id)}, $2, $3, $4, $${params.push(e.from)}, $${params.push(e.to)}, $${params.push(e.amountMinor)}, $${params.push(e.kind)}, $5)`)
+      .map((e) => `($1, $${params.push(e.id)}, $2, $3, $4, $${params.push(e.fromParty)}, $${params.push(e.toParty)}, $${params.push(e.amountMinor)}, $${params.push(e.kind)}, $5)`)
       .join(', ');
-    const inserted = await m.query(
-      `INSERT INTO ledger_entries (club_id, id, session_id, table_id, game_no, from_party, to_party, amount_minor, kind, created_at) VALUES ${values} RETURNING *`,
+    await defer(m, {
+      what: 'ledger entries',
+      sql: `INSERT INTO ledger_entries (club_id, id, session_id, table_id, game_no, from_party, to_party, amount_minor, kind, created_at) VALUES ${values}`,
       params,
-    );
-    return inserted.map(mapEntry);
+      expectRows: rows.length,
+    });
+    return rows;
   }
 
   async forGame(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<LedgerEntryEntity[]> {
@@ -114,13 +128,14 @@ export class LedgerRepository {
       .sort()
       .map((party) => `($1, $2, $${params.push(party)}, $${params.push(acc.get(party)!.net.toString())}::bigint, $${params.push(acc.get(party)!.games)}::int, $3)`)
       .join(', ');
-    await m.query(
-      `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${values}
+    await defer(m, {
+      what: 'session totals',
+      sql: `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${values}
        ON CONFLICT (club_id, session_id, party) DO UPDATE
          SET net_minor = session_totals.net_minor + excluded.net_minor,
              games = session_totals.games + excluded.games,
              last_at = greatest(session_totals.last_at, excluded.last_at)`,
       params,
-    );
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { defer } from '../db/write-batch';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 
 type Row = Record<string, unknown>;
@@ -109,32 +110,39 @@ export class TablesRepository {
 
   /** Saves the table's mutable part and bumps its version (the row is locked). */
   async save(m: EntityManager, t: TableEntity): Promise<TableEntity> {
-    const rows = updatedRows(await m.query(
-      `UPDATE game_tables SET status = $3, state = $4, next_game_no = $5, current_game_no = $6, version = version + 1, updated_at = now()
-        WHERE club_id = $1 AND id = $2 AND version = $7 RETURNING version, updated_at`,
-      [t.clubId, t.id, t.status, t.state, t.nextGameNo, t.currentGameNo, t.version],
-    ));
-    if (rows.length !== 1) throw new Error('table changed under its lock');
-    return { ...t, version: rows[0].version as number, updatedAt: rows[0].updated_at as Date };
+    // The row is locked by this command, so the version it read is the version there:
+    // the update is deferred to the command's flush, guarded all the same.
+    const updatedAt = new Date();
+    await defer(m, {
+      what: 'table update (changed under its lock)',
+      sql: `UPDATE game_tables SET status = $3, state = $4, next_game_no = $5, current_game_no = $6, version = version + 1, updated_at = $8
+        WHERE club_id = $1 AND id = $2 AND version = $7`,
+      params: [t.clubId, t.id, t.status, t.state, t.nextGameNo, t.currentGameNo, t.version, updatedAt],
+      expectRows: 1,
+    });
+    return { ...t, version: t.version + 1, updatedAt };
   }
 
   async insertGame(m: EntityManager, g: GameEntity): Promise<void> {
-    await m.query(
-      `INSERT INTO games (club_id, table_id, game_no, status, automatic_doubles, setup, actions, result, points, winner_side, started_at, ended_at, version, players)
+    await defer(m, {
+      what: 'game insert',
+      expectRows: 1,
+      sql: `INSERT INTO games (club_id, table_id, game_no, status, automatic_doubles, setup, actions, result, points, winner_side, started_at, ended_at, version, players)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [g.clubId, g.tableId, g.gameNo, g.status, g.automaticDoubles, g.setup, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.startedAt, g.endedAt, g.version, g.players],
-    );
+      params: [g.clubId, g.tableId, g.gameNo, g.status, g.automaticDoubles, g.setup, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.startedAt, g.endedAt, g.version, g.players],
+    });
   }
 
   async saveGame(m: EntityManager, g: GameEntity): Promise<GameEntity> {
-    const rows = updatedRows(await m.query(
-      `UPDATE games SET status = $4, actions = $5, result = $6, points = $7, winner_side = $8, ended_at = $9,
+    await defer(m, {
+      what: 'game update (changed under its table lock)',
+      sql: `UPDATE games SET status = $4, actions = $5, result = $6, points = $7, winner_side = $8, ended_at = $9,
               voided_at = $10, void_reason = $11, voided_by = $12, version = version + 1
-        WHERE club_id = $1 AND table_id = $2 AND game_no = $3 AND version = $13 RETURNING version`,
-      [g.clubId, g.tableId, g.gameNo, g.status, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.endedAt, g.voidedAt, g.voidReason, g.voidedBy, g.version],
-    ));
-    if (rows.length !== 1) throw new Error('game changed under its table lock');
-    return { ...g, version: rows[0].version as number };
+        WHERE club_id = $1 AND table_id = $2 AND game_no = $3 AND version = $13`,
+      params: [g.clubId, g.tableId, g.gameNo, g.status, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.endedAt, g.voidedAt, g.voidReason, g.voidedBy, g.version],
+      expectRows: 1,
+    });
+    return { ...g, version: g.version + 1 };
   }
 
   async game(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<GameEntity | null> {
