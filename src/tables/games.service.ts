@@ -91,10 +91,11 @@ export class GamesService {
     private readonly ratings: RatingsService,
   ) {}
 
-  private async table(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string): Promise<TableEntity> {
-    const t = await this.tables.lock(m, auth.clubId, kind, id);
-    if (!t) throw notFound(TABLE_NAMES[kind]);
-    return t;
+  /** The table locked, its session share-locked and (with a number) the game, in one round trip. */
+  private async locked(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string, gameNo: number | null) {
+    const found = await this.tables.lockForCommand(m, auth.clubId, kind, id, gameNo);
+    if (!found) throw notFound(TABLE_NAMES[kind]);
+    return found;
   }
 
   /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2). */
@@ -110,9 +111,9 @@ export class GamesService {
 
   start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 201, async (m) => {
-      const t = await this.table(m, auth, kind, id);
+      const { t, session: s } = await this.locked(m, auth, kind, id, null);
       checkVersion(ifMatch, t.version);
-      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
+      const session = this.sessions.check(t.sessionId, s);
       if (t.currentGameNo !== null) {
         refuse('GAME_IN_PROGRESS', 'R6.8', `Game ${t.currentGameNo} is still in progress: finish, abandon or void it before the next game starts (R6.8)`);
       }
@@ -200,9 +201,8 @@ export class GamesService {
   /** R6.3: reversing entries for the latest finished game; scores and seats come back. */
   void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 200, async (m) => {
-      const t = await this.table(m, auth, kind, id);
-      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
-      const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
+      const { t, session: s, game } = await this.locked(m, auth, kind, id, gameNo);
+      const session = this.sessions.check(t.sessionId, s);
       if (!game) throw notFound('Game');
       checkVersion(ifMatch, game.version);
       if (t.currentGameNo !== null) {
@@ -282,15 +282,14 @@ export class GamesService {
 
   /** The locked table and its game in progress, replayed. */
   private async liveGame(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, needSession = true) {
-    const t = await this.table(m, auth, kind, id);
-    const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
+    const { t, session: s, game } = await this.locked(m, auth, kind, id, gameNo);
     if (!game) throw notFound('Game');
     checkVersion(ifMatch, game.version);
     if (game.status === 'finished') {
       refuse('GAME_FINISHED', 'R6.3', `Game ${gameNo} is finished: nothing more can happen in it; void it to correct it (R6.3)`);
     }
     if (game.status !== 'in-progress') refuse('GAME_NOT_IN_PROGRESS', 'R6.3', `Game ${gameNo} was ${game.status}: nothing more can happen in it`);
-    const session = needSession ? await this.sessions.openSession(m, auth.clubId, t.sessionId) : null;
+    const session = needSession ? this.sessions.check(t.sessionId, s) : null;
     const setup: unknown = game.setup;
     const state = engineFor(kind).replay(setup, game.actions.map(toDomainAction), game.automaticDoubles);
     return { t, game, setup, state, session };

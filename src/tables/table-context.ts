@@ -16,6 +16,12 @@ export class SessionGate {
   async openSession(m: EntityManager, clubId: string, sessionId: string | null): Promise<SessionEntity | null> {
     if (!sessionId) return null;
     const s = await m.findOne(SessionEntity, { where: { clubId, id: sessionId }, lock: { mode: 'pessimistic_read' } });
+    return this.check(sessionId, s);
+  }
+
+  /** The same checks on a session already read with its share lock (TablesRepository.lockForCommand). */
+  check(sessionId: string | null, s: SessionEntity | null): SessionEntity | null {
+    if (!sessionId) return null;
     if (!s) throw new ApiError(ErrorCode.REFERENCE_NOT_FOUND, `Session ${sessionId} does not exist in this club.`);
     if (s.status === 'closed') refuse('SESSION_CLOSED', 'R6.7', `Session "${s.name}" is closed: it takes no more tables or games (R6.7)`);
     return s;

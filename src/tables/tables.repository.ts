@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { defer } from '../db/write-batch';
+import { SessionEntity } from '../sessions/session.entity';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 
 type Row = Record<string, unknown>;
@@ -39,6 +40,28 @@ const mapGame = (r: Row): GameEntity => ({
   voidedBy: (r.voided_by as string | null) ?? null,
   version: r.version as number,
   players: uuidArray(r.players),
+});
+
+/** A row read back through to_jsonb: timestamps are text there. */
+function withDates(r: Row, fields: string[]): Row {
+  const out = { ...r };
+  for (const f of fields) if (typeof out[f] === 'string') out[f] = new Date(out[f] as string);
+  if (typeof out.stake_minor === 'number') out.stake_minor = String(out.stake_minor);
+  return out;
+}
+
+const mapSessionRow = (r: Row): SessionEntity => ({
+  clubId: r.club_id as string,
+  id: r.id as string,
+  name: r.name as string,
+  currency: (r.currency as string).trim(),
+  status: r.status as SessionEntity['status'],
+  rakeBp: r.rake_bp as number,
+  startsAt: (r.starts_at as Date | null) ?? null,
+  closedAt: (r.closed_at as Date | null) ?? null,
+  version: r.version as number,
+  createdAt: r.created_at as Date,
+  updatedAt: r.updated_at as Date,
 });
 
 /** node-pg leaves uuid[] as its text form, `{a,b}`. */
@@ -88,6 +111,29 @@ export class TablesRepository {
   async lock(m: EntityManager, clubId: string, kind: TableKind, id: string): Promise<TableEntity | null> {
     const rows = await m.query(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind]);
     return rows.length ? mapTable(rows[0]) : null;
+  }
+
+  /**
+   * One round trip for what a game command needs: the table locked FOR UPDATE, its
+   * session share-locked (so a close waits for the command, R6.7), and the game. Locked
+   * rows come back in their latest committed version; a game inserted by a command that
+   * committed while this one waited for the lock is not in this statement's snapshot, so
+   * a missing game is looked up again.
+   */
+  async lockForCommand(m: EntityManager, clubId: string, kind: TableKind, id: string, gameNo: number | null): Promise<{ t: TableEntity; session: SessionEntity | null; game: GameEntity | null } | null> {
+    const rows = await m.query(
+      `WITH t AS (SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE),
+            s AS (SELECT s.* FROM sessions s JOIN t ON s.club_id = t.club_id AND s.id = t.session_id FOR SHARE OF s),
+            g AS (SELECT g.* FROM games g JOIN t ON g.club_id = t.club_id AND g.table_id = t.id WHERE g.game_no = $4 FOR UPDATE OF g)
+       SELECT to_jsonb(t) AS t, (SELECT to_jsonb(s) FROM s) AS s, (SELECT to_jsonb(g) FROM g) AS g FROM t`,
+      [clubId, id, kind, gameNo ?? 0],
+    );
+    if (rows.length === 0) return null;
+    const t = mapTable(withDates(rows[0].t, ['created_at', 'updated_at']));
+    const session = rows[0].s ? mapSessionRow(withDates(rows[0].s, ['starts_at', 'closed_at', 'created_at', 'updated_at'])) : null;
+    let game = rows[0].g ? mapGame(withDates(rows[0].g, ['started_at', 'ended_at', 'voided_at'])) : null;
+    if (gameNo !== null && !game) game = await this.game(m, clubId, id, gameNo);
+    return { t, session, game };
   }
 
   async find(m: EntityManager, clubId: string, kind: TableKind, id: string): Promise<TableEntity | null> {
