@@ -11,7 +11,7 @@ import { AuthGuard } from './common/auth.guard';
 import { ProblemFilter } from './common/problem.filter';
 import { ResponseInterceptor } from './common/response.interceptor';
 import type { AppConfig } from './config';
-import { CONFIG } from './config.provider';
+import { CONFIG, DATABASE_URL } from './config.provider';
 import { dataSourceOptions } from './db/data-source';
 import { Db } from './db/db.service';
 import { HealthController } from './health/health.controller';
@@ -100,6 +100,7 @@ export class AppModule {
       ],
       providers: [
         { provide: CONFIG, useValue: o.config },
+        { provide: DATABASE_URL, useValue: o.databaseUrl },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },

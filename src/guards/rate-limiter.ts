@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
-import { CONFIG } from '../config.provider';
+import { CONFIG, DATABASE_URL } from '../config.provider';
 
 export interface RateVerdict {
   limited: boolean;
@@ -18,11 +19,40 @@ export interface RateVerdict {
  * `RateLimit: "per-key";r=<remaining>;t=<seconds to reset>`.
  */
 @Injectable()
-export class RateLimiter {
+export class RateLimiter implements OnModuleDestroy {
+  /**
+   * Counting runs on its own small pool with synchronous_commit off: a counter is not
+   * money, so its commit need not wait for the WAL flush (a crash may forget a few
+   * hits of the current window, never a game or a payment).
+   */
+  private pool: Pool | null = null;
+
   constructor(
     private readonly ds: DataSource,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(DATABASE_URL) private readonly databaseUrl: string,
   ) {}
+
+  private counterPool(): Pool {
+    if (!this.pool) {
+      this.pool = new Pool({
+        connectionString: this.databaseUrl,
+        max: 4,
+        options: '-c synchronous_commit=off',
+        connectionTimeoutMillis: 3000,
+        idleTimeoutMillis: 30000,
+        query_timeout: 15000,
+        application_name: 'bg-club-scorekeeping-limits',
+      });
+      // An idle connection the server dropped: the next query reconnects.
+      this.pool.on('error', () => undefined);
+    }
+    return this.pool;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.end().catch(() => undefined);
+  }
 
   get enabled(): boolean {
     return this.config.rateLimit > 0;
@@ -34,7 +64,7 @@ export class RateLimiter {
    */
   async authenticate(clubId: string, apiKeyId: string): Promise<{ role: string; secretHash: Buffer; revokedAt: Date | null; verdict: RateVerdict | null } | null> {
     const rows: Array<Record<string, unknown>> = this.enabled
-      ? await this.ds.query(
+      ? await this.counterPool().query(
           `WITH k AS (SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2),
                 c AS (INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
                       SELECT $1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), 1 FROM k WHERE k.revoked_at IS NULL
@@ -42,7 +72,7 @@ export class RateLimiter {
                       RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $3) - now())))::int AS reset)
            SELECT k.role, k.secret_hash, k.revoked_at, c.hits, c.reset FROM k LEFT JOIN c ON true`,
           [clubId, apiKeyId, this.config.rateLimitWindowSeconds],
-        )
+        ).then((r) => r.rows)
       : await this.ds.query('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, apiKeyId]);
     if (rows.length === 0) return null;
     const r = rows[0];
