@@ -16,7 +16,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import PDFDocument from 'pdfkit';
 import { HOUSE } from '../domain/settlement';
 import type { Statement } from '../domain/statement';
 
@@ -432,6 +431,10 @@ export function renderStatementPdf(s: Statement): Promise<Buffer> {
     try {
       const asOf = new Date(s.asOf);
       const when = Number.isNaN(asOf.getTime()) ? new Date(0) : asOf;
+      // pdfkit (and its font engine) is loaded on the first PDF, not at start: most
+      // instances never print one, and it is a large share of the process's memory.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const PDFDocument = require('pdfkit') as typeof import('pdfkit');
       const doc = new PDFDocument({
         size: 'A4',
         margin: MARGIN,
