@@ -24,7 +24,7 @@ import { Api } from './lib/api.mjs';
 import { MAIN, startApp } from './lib/app.mjs';
 import { installSignalHandlers, interrupted, onCleanup, runCleanup } from './lib/cleanup.mjs';
 import { embeddedStore, serverStore } from './lib/database.mjs';
-import { chouetteGame, recordAction, recordGame, settlement } from './lib/figures.mjs';
+import { baselineRecordGame, chouetteGame, recordAction, recordGame, settlement } from './lib/figures.mjs';
 import { HttpClient } from './lib/http.mjs';
 import { emit, envNumber, log, now } from './lib/util.mjs';
 
@@ -90,6 +90,13 @@ async function main() {
     emit('record_game_p99_ms', game.p99, 'ms');
     emit('record_game_non2xx', game.non2xx, 'count', 0);
     emit('rss_mb', game.rssMiB, 'MB', 0);
+    // The yardstick: a bare Fastify + pg server doing the same transaction on the same database.
+    const databaseUrl = store.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${store.env.EMBEDDED_PG_PORT}/bgclub`;
+    const base = await baselineRecordGame({ databaseUrl, warmupMs: load.warmupMs, durationMs: load.durationMs });
+    non2xx += base.non2xx;
+    emit('baseline_record_game_rps', base.rps, 'req/s');
+    emit('baseline_record_game_p50_ms', base.p50, 'ms');
+    emit('record_game_vs_baseline', (100 * game.rps) / base.rps, '%');
   }
 
   // Rate and p99 of the action requests (double, take, finish) only; the game

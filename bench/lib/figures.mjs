@@ -2,7 +2,10 @@
 // club it is given, runs its load, and answers its figures.
 
 import { double, expectOk, finish, take } from './api.mjs';
-import { sampleRss } from './app.mjs';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, sampleRss } from './app.mjs';
+import { onCleanup } from './cleanup.mjs';
 import { HttpClient, runLoad } from './http.mjs';
 import { chouetteTable, seedSettlementSession } from './seed.mjs';
 import { log } from './util.mjs';
@@ -188,3 +191,58 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
   }
 }
 
+
+/**
+ * `baseline_record_game`: the same load as record_game (16 connections, 64 tables, a
+ * whole game per request) against bench/baseline-server.mjs, a bare Fastify + pg
+ * server doing the same transaction, on the same database server. The ratio of the
+ * two rates is what issue 8's target is about.
+ * @param {{ databaseUrl: string, warmupMs: number, durationMs: number, connections?: number }} o
+ */
+export async function baselineRecordGame({ databaseUrl, warmupMs, durationMs, connections = 16 }) {
+  const proc = spawn(process.execPath, [join(ROOT, 'bench', 'baseline-server.mjs')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = onCleanup('stop the baseline server', async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      const onData = (b) => {
+        out += b;
+        const m = /listening on (http:\/\/[\d.:]+)/.exec(out);
+        if (m) resolve(m[1]);
+      };
+      proc.stdout.on('data', onData);
+      proc.stderr.on('data', onData);
+      proc.once('exit', (code) => reject(new Error(`the baseline server exited with ${code}: ${out}`)));
+    });
+    const client = new HttpClient(url, { connections });
+    try {
+      const tables = [];
+      for (let t = 0; t < 64; t++) tables.push((await client.post('/tables', '{}')).json().id);
+      const body = JSON.stringify({ actions: [{ type: 'double', by: 'a' }, { type: 'take', by: 'b' }, { type: 'finish', winner: 'a', result: 'single', resigned: false }] });
+      const turn = new Array(connections).fill(0);
+      const mine = Math.floor(tables.length / connections);
+      return await runLoad({
+        name: 'baseline_record_game',
+        connections,
+        warmupMs,
+        durationMs,
+        step: async (c, record) => {
+          const id = tables[c + connections * (turn[c]++ % mine)];
+          record(await client.post(`/tables/${id}/games`, body));
+        },
+      });
+    } finally {
+      client.close();
+    }
+  } finally {
+    await stop();
+  }
+}

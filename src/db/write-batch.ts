@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { prepared } from './prepared';
 
 /**
  * Writes of one command, sent to PostgreSQL together as one statement just before
@@ -42,8 +43,8 @@ export async function flushBatch(m: EntityManager): Promise<void> {
   batches.delete(m);
   if (batch.length === 0) return;
   if (batch.length === 1) {
-    const res = await m.query(`${batch[0].sql} RETURNING 1`, batch[0].params);
-    checkRows(batch[0], rowsOf(res).length);
+    const rows = await prepared(m, `${batch[0].sql} RETURNING 1`, batch[0].params);
+    checkRows(batch[0], rows.length);
     return;
   }
   const params: unknown[] = [];
@@ -54,7 +55,7 @@ export async function flushBatch(m: EntityManager): Promise<void> {
     return `w${i} AS (${sql} RETURNING 1)`;
   });
   const counts = batch.map((_, i) => `(SELECT count(*) FROM w${i})::int AS n${i}`).join(', ');
-  const [row] = rowsOf(await m.query(`WITH ${ctes.join(', ')} SELECT ${counts}`, params));
+  const [row] = await prepared(m, `WITH ${ctes.join(', ')} SELECT ${counts}`, params);
   batch.forEach((w, i) => checkRows(w, row[`n${i}`] as number));
 }
 

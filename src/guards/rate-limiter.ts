@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
 import { CONFIG, DATABASE_URL } from '../config.provider';
+import { preparedOnPool } from '../db/prepared';
 
 export interface RateVerdict {
   limited: boolean;
@@ -64,7 +65,8 @@ export class RateLimiter implements OnModuleDestroy {
    */
   async authenticate(clubId: string, apiKeyId: string): Promise<{ role: string; secretHash: Buffer; revokedAt: Date | null; verdict: RateVerdict | null } | null> {
     const rows: Array<Record<string, unknown>> = this.enabled
-      ? await this.counterPool().query(
+      ? await preparedOnPool(
+          this.counterPool(),
           `WITH k AS (SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2),
                 c AS (INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
                       SELECT $1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), 1 FROM k WHERE k.revoked_at IS NULL
@@ -72,7 +74,7 @@ export class RateLimiter implements OnModuleDestroy {
                       RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $3) - now())))::int AS reset)
            SELECT k.role, k.secret_hash, k.revoked_at, c.hits, c.reset FROM k LEFT JOIN c ON true`,
           [clubId, apiKeyId, this.config.rateLimitWindowSeconds],
-        ).then((r) => r.rows)
+        )
       : await this.ds.query('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, apiKeyId]);
     if (rows.length === 0) return null;
     const r = rows[0];

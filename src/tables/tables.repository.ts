@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { defer } from '../db/write-batch';
+import { prepared } from '../db/prepared';
 import { SessionEntity } from '../sessions/session.entity';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 
@@ -121,7 +122,8 @@ export class TablesRepository {
    * a missing game is looked up again.
    */
   async lockForCommand(m: EntityManager, clubId: string, kind: TableKind, id: string, gameNo: number | null): Promise<{ t: TableEntity; session: SessionEntity | null; game: GameEntity | null } | null> {
-    const rows = await m.query(
+    const rows = await prepared(
+      m,
       `WITH t AS (SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE),
             s AS (SELECT s.* FROM sessions s JOIN t ON s.club_id = t.club_id AND s.id = t.session_id FOR SHARE OF s),
             g AS (SELECT g.* FROM games g JOIN t ON g.club_id = t.club_id AND g.table_id = t.id WHERE g.game_no = $4 FOR UPDATE OF g)
@@ -129,9 +131,9 @@ export class TablesRepository {
       [clubId, id, kind, gameNo ?? 0],
     );
     if (rows.length === 0) return null;
-    const t = mapTable(withDates(rows[0].t, ['created_at', 'updated_at']));
-    const session = rows[0].s ? mapSessionRow(withDates(rows[0].s, ['starts_at', 'closed_at', 'created_at', 'updated_at'])) : null;
-    let game = rows[0].g ? mapGame(withDates(rows[0].g, ['started_at', 'ended_at', 'voided_at'])) : null;
+    const t = mapTable(withDates(rows[0].t as Row, ['created_at', 'updated_at']));
+    const session = rows[0].s ? mapSessionRow(withDates(rows[0].s as Row, ['starts_at', 'closed_at', 'created_at', 'updated_at'])) : null;
+    let game = rows[0].g ? mapGame(withDates(rows[0].g as Row, ['started_at', 'ended_at', 'voided_at'])) : null;
     if (gameNo !== null && !game) game = await this.game(m, clubId, id, gameNo);
     return { t, session, game };
   }
