@@ -95,7 +95,9 @@ export async function startApp({ env, dataDir, label = 'app', timeoutMs = 120_00
   const spawnedAt = now();
   // BENCH_NODE_ARGS: extra Node flags for the app, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, MAIN], {
+  // The same V8 flag as `npm start` (package.json): a smaller young generation keeps the
+  // resident memory near 150 MB under load at no cost in throughput.
+  const proc = spawn(process.execPath, ['--max-semi-space-size=8', ...nodeArgs, MAIN], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
