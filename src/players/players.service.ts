@@ -49,12 +49,6 @@ export class PlayersService {
     });
   }
 
-  async get(auth: KeyAuth, id: string): Promise<PlayerDto> {
-    const p = await this.players.find(this.db.manager, auth.clubId, id);
-    if (!p) throw notFound('Player');
-    return mapPlayer(p);
-  }
-
   async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<PlayerDto>> {
     const after = decodeCursor(cursor, ['string']);
     const rows = await this.players.list(this.db.manager, auth.clubId, (after?.[0] as string) ?? null, limit);
