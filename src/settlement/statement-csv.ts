@@ -57,6 +57,7 @@
  * `parseCsv` reads any RFC 4180 text (this module's output included) back into
  * rows of fields; it does not undo the `'` prefix.
  */
+import { CRLF, csvInteger, csvText } from '../common/csv';
 import { HOUSE } from '../domain/settlement';
 import { HOUSE_NAME, Statement } from '../domain/statement';
 
@@ -92,13 +93,6 @@ type Row = { record: RecordKind } & Partial<Record<NumericColumn, number>> & Par
 
 const NUMERIC = new Set<Column>(NUMERIC_COLUMNS);
 
-/** A text field starting with one of these gets a leading `'` (see the top of the file). */
-const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r', "'"]);
-
-/** Characters that force a field into double quotes (RFC 4180). */
-const NEEDS_QUOTES = /[",\r\n]/;
-
-const CRLF = '\r\n';
 
 /** Renders the statement as RFC 4180 CSV; see the top of this file for the layout. */
 export function renderStatementCsv(s: Statement): string {
@@ -170,16 +164,8 @@ function renderRow(row: Row): string {
 
 function renderCell(column: Column, value: string | number | undefined): string {
   if (value === undefined) return '';
-  if (NUMERIC.has(column)) {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-      throw new RangeError(`statement CSV: ${column} must be a safe integer, got ${String(value)}`);
-    }
-    // String(-0) is "0": no stray sign.
-    return String(value);
-  }
-  const text = String(value);
-  const guarded = column !== 'record' && text.length > 0 && FORMULA_TRIGGERS.has(text[0]) ? `'${text}` : text;
-  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+  if (NUMERIC.has(column)) return csvInteger(value, `statement CSV: ${column}`);
+  return csvText(String(value), column !== 'record');
 }
 
 /**

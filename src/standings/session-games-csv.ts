@@ -37,6 +37,7 @@
  * Records end with CRLF, the last one included; no byte-order mark. `parseCsv`
  * (statement-csv.ts) reads it back.
  */
+import { CRLF, csvInteger, csvText } from '../common/csv';
 
 export interface SessionGameCsvRow {
   tableKind: 'match' | 'money' | 'chouette';
@@ -78,10 +79,6 @@ type Column = (typeof SESSION_GAMES_COLUMNS)[number];
 
 const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points']);
 
-/** A text field starting with one of these gets a leading `'`. */
-const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r', "'"]);
-const NEEDS_QUOTES = /[",\r\n]/;
-const CRLF = '\r\n';
 
 /** Renders the games as CSV; see the top of this file. */
 export function renderSessionGamesCsv(games: readonly SessionGameCsvRow[]): string {
@@ -118,13 +115,6 @@ function renderRow(g: SessionGameCsvRow): string {
 /** One cell: a plain integer, or text guarded against formulas and quoted as RFC 4180 asks. */
 export function renderCell(column: Column, value: string | number | null): string {
   if (value === null) return '';
-  if (NUMERIC.has(column)) {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-      throw new RangeError(`games CSV: ${column} must be a safe integer, got ${String(value)}`);
-    }
-    return String(value);
-  }
-  const text = String(value);
-  const guarded = text.length > 0 && FORMULA_TRIGGERS.has(text[0]) ? `'${text}` : text;
-  return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+  if (NUMERIC.has(column)) return csvInteger(value, `games CSV: ${column}`);
+  return csvText(String(value));
 }
