@@ -72,11 +72,6 @@ function uuidArray(v: unknown): string[] {
   return v.slice(1, -1).split(',');
 }
 
-/** TypeORM answers UPDATE … RETURNING as [rows, count] and SELECT/INSERT as rows. */
-function updatedRows(res: unknown): Row[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as Row[];
-}
-
 export interface TableFilter {
   sessionId?: string;
   playerId?: string;
