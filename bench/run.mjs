@@ -56,7 +56,8 @@ async function main() {
   const measuredS = envNumber('BENCH_SECONDS', 10, 1, 30);
   const warmupS = envNumber('BENCH_WARMUP_SECONDS', 2, 0, 10);
   const games = Math.round(envNumber('BENCH_SETTLEMENT_GAMES', 10000, 1, 20000));
-  const rateLimit = String(Math.round(envNumber('BENCH_RATE_LIMIT', 10_000_000, 0, 10_000_000)));
+  // The app's own default limit (100,000 a minute per key) unless BENCH_RATE_LIMIT says otherwise.
+  const rateLimit = process.env.BENCH_RATE_LIMIT ? String(Math.round(envNumber('BENCH_RATE_LIMIT', 100_000, 0, 10_000_000))) : null;
   // BENCH_ONLY=record_game,settlement runs just those figures (for profiling); all by default.
   const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((x) => x.trim()).filter(Boolean));
   const wanted = (name) => only.size === 0 || only.has(name);
@@ -68,9 +69,9 @@ async function main() {
   const adminToken = `bench-operator-${randomBytes(24).toString('hex')}`;
   const adminUrl = process.env.DATABASE_URL || null;
   const store = adminUrl ? await serverStore(adminUrl) : await embeddedStore();
-  log(`database: ${store.description}; RATE_LIMIT=${rateLimit}`);
+  log(`database: ${store.description}; RATE_LIMIT=${rateLimit ?? 'the app default'}`);
   const app = await startApp({
-    env: { ...store.env, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', RATE_LIMIT: rateLimit },
+    env: { ...store.env, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', ...(rateLimit === null ? {} : { RATE_LIMIT: rateLimit }) },
     dataDir: store.dataDir,
     label: 'app',
   });

@@ -55,7 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (embeddedPgPort === 5432) problems.push('EMBEDDED_PG_PORT must not be 5432, where a system PostgreSQL may already listen');
   const idempotencyTtlHours = intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 30, problems);
   const dbPoolSize = intVar(env, 'DB_POOL_SIZE', 10, 1, 200, problems);
-  const rateLimit = intVar(env, 'RATE_LIMIT', 3000, 0, 10_000_000, problems);
+  // A guard against runaway clients, not a quota: 100,000 a minute (about 1,700 a second) per key.
+  const rateLimit = intVar(env, 'RATE_LIMIT', 100_000, 0, 10_000_000, problems);
   const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')

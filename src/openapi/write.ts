@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     embeddedPgPort: 54329,
     idempotencyTtlHours: 24,
     dbPoolSize: 1,
-    rateLimit: 3000,
+    rateLimit: 100_000,
     rateLimitWindowSeconds: 60,
     corsOrigins: [],
   };

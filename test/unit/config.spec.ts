@@ -34,8 +34,8 @@ describe('loadConfig', () => {
     }
   });
 
-  it('limits 3000 requests per key per minute and leaves CORS off unless told otherwise', () => {
-    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ rateLimit: 3000, rateLimitWindowSeconds: 60, corsOrigins: [] });
+  it('limits 100,000 requests per key per minute and leaves CORS off unless told otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ rateLimit: 100_000, rateLimitWindowSeconds: 60, corsOrigins: [] });
     const c = loadConfig({ DATA_DIR: dir, RATE_LIMIT: '0', RATE_LIMIT_WINDOW_SECONDS: '10', CORS_ORIGINS: 'https://Scores.example/, http://localhost:5173' });
     expect(c).toMatchObject({ rateLimit: 0, rateLimitWindowSeconds: 10, corsOrigins: ['https://scores.example', 'http://localhost:5173'] });
     expect(loadConfig({ DATA_DIR: dir, CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
