@@ -8,7 +8,7 @@
  * gives a byte-identical statement (every list has a total order).
  */
 import { sumMinor, fromBigMinor } from './money';
-import { compareParty, HOUSE, netsFromEntries, outstandingBalances, settleTransfers, Transfer } from './settlement';
+import { compareParty, HOUSE, netsFromEntries, outstandingBalances, percentFromBasisPoints, settleTransfers, Transfer } from './settlement';
 
 export interface StatementInput {
   session: {
@@ -137,7 +137,7 @@ export function buildStatement(input: StatementInput): Statement {
     clubName: input.club.name,
     currency: input.session.currency,
     status: input.session.status,
-    rakePercent: input.session.rakeBp / 100,
+    rakePercent: percentFromBasisPoints(input.session.rakeBp),
     startsAt: input.session.startsAt,
     closedAt: input.session.closedAt,
     asOf: input.asOf,

@@ -97,13 +97,6 @@ export class LedgerRepository {
     return new Map(rows.map((r: Row) => [r.party as string, minorFromDb(r.net)]));
   }
 
-  async list(m: EntityManager, clubId: string, sessionId: string, after: string | null, limit: number): Promise<LedgerEntryEntity[]> {
-    const rows = await m.query(
-      `SELECT * FROM ledger_entries WHERE club_id = $1 AND session_id = $2 AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4`,
-      [clubId, sessionId, after, limit + 1],
-    );
-    return rows.map(mapEntry);
-  }
 
   /**
    * Adds to the session's running totals (R6.5): each party's net from `entries`, and

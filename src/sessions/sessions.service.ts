@@ -12,6 +12,7 @@ import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
 import { SessionsRepository } from './sessions.repository';
 import { TablesRepository } from '../tables/tables.repository';
+import { basisPointsFromPercent, percentFromBasisPoints } from '../domain/settlement';
 
 export function mapSession(s: SessionEntity): SessionDto {
   return {
@@ -19,7 +20,7 @@ export function mapSession(s: SessionEntity): SessionDto {
     name: s.name,
     currency: s.currency,
     status: s.status,
-    rakePercent: s.rakeBp / 100,
+    rakePercent: percentFromBasisPoints(s.rakeBp),
     startsAt: isoOrNull(s.startsAt),
     closedAt: isoOrNull(s.closedAt),
     version: s.version,
@@ -27,9 +28,6 @@ export function mapSession(s: SessionEntity): SessionDto {
     updatedAt: s.updatedAt.toISOString(),
   };
 }
-
-/** Percent with at most two decimals to integer basis points, without float drift. */
-const toBasisPoints = (percent: number) => Math.round(percent * 100);
 
 @Injectable()
 export class SessionsService {
@@ -51,7 +49,7 @@ export class SessionsService {
         name: dto.name,
         currency: dto.currency ?? club.currency,
         status: 'open',
-        rakeBp: toBasisPoints(dto.rakePercent ?? 0),
+        rakeBp: basisPointsFromPercent(dto.rakePercent ?? 0),
         startsAt: dto.startsAt ? new Date(dto.startsAt) : null,
         closedAt: null,
         version: 1,
@@ -86,7 +84,7 @@ export class SessionsService {
       const changes: Partial<SessionEntity> = {};
       if (dto.name !== undefined) changes.name = dto.name;
       if (dto.startsAt !== undefined) changes.startsAt = dto.startsAt === null ? null : new Date(dto.startsAt);
-      if (dto.rakePercent !== undefined) changes.rakeBp = toBasisPoints(dto.rakePercent);
+      if (dto.rakePercent !== undefined) changes.rakeBp = basisPointsFromPercent(dto.rakePercent);
       return mapSession(await this.sessions.update(m, s, changes));
     });
   }
