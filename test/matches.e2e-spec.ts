@@ -138,6 +138,13 @@ describe('match play (R3) over HTTP', () => {
     const last = await c.post(`/v1/matches/${f}/penalties`, { side: 0, points: 2, reason: 'Late again' });
     expect(last.body).toMatchObject({ score: [4, 0], status: 'finished', winnerSide: 0 });
     expect((await c.post(`/v1/matches/${f}/games`)).body.code).toBe('MATCH_FINISHED');
+
+    // A penalty that ends the match before its Crawford game is played leaves no Crawford game (R3.2, R3.6).
+    const e = await newMatch({ sides: [[A], [B]], target: 5 });
+    await c.post(`/v1/matches/${e}/games`, { actions: [double(A), take(B), double(B), take(A), finish(B)] }); // 0-4
+    expect((await c.get(`/v1/matches/${e}`)).body).toMatchObject({ score: [0, 4], crawfordGameNo: 2 });
+    const ended = await c.post(`/v1/matches/${e}/penalties`, { side: 1, points: 1, reason: 'Ruling' }); // 0-5
+    expect(ended.body).toMatchObject({ score: [0, 5], status: 'finished', winnerSide: 1, crawfordGameNo: null });
   });
 
   it('applies a batch all or nothing, undoes the last action, and keeps one game at a time (R6.8)', async () => {

@@ -190,7 +190,9 @@ export class TablesService {
     const score = scoreOf(setup, finished, penaltiesOf(t));
     let crawfordGameNo: number | null = null;
     if (score.crawfordGameIndex !== null) {
-      crawfordGameNo = score.crawfordGameIndex < score.games.length ? score.games[score.crawfordGameIndex].gameNo : (t.currentGameNo ?? t.nextGameNo);
+      if (score.crawfordGameIndex < score.games.length) crawfordGameNo = score.games[score.crawfordGameIndex].gameNo;
+      // R3.2: a match that ended (by a penalty, R3.6) before its Crawford game was played has none.
+      else if (score.status !== 'finished') crawfordGameNo = t.currentGameNo ?? t.nextGameNo;
     }
     return {
       id: t.id,
