@@ -3,6 +3,13 @@ import { EntityManager } from 'typeorm';
 import { guardedUpdate } from '../db/guarded-update';
 import { PlayerEntity } from './player.entity';
 
+/** Names of the club's players among `ids` (ids of another club, or of no one, are simply absent). */
+export async function playerNames(m: EntityManager, clubId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows: Array<{ id: string; name: string }> = await m.query(`SELECT id, name FROM players WHERE club_id = $1 AND id = ANY($2::uuid[])`, [clubId, ids]);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 @Injectable()
 export class PlayersRepository {
   async insert(m: EntityManager, p: PlayerEntity): Promise<void> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { notFound } from '../common/api-error';
 import { guardedUpdate } from '../db/guarded-update';
 import { SessionEntity } from './session.entity';
 
@@ -11,6 +12,13 @@ export class SessionsRepository {
 
   find(m: EntityManager, clubId: string, id: string): Promise<SessionEntity | null> {
     return m.findOne(SessionEntity, { where: { clubId, id } });
+  }
+
+  /** The session, or 404 when this club has none with that id. */
+  async get(m: EntityManager, clubId: string, id: string): Promise<SessionEntity> {
+    const s = await this.find(m, clubId, id);
+    if (!s) throw notFound('Session');
+    return s;
   }
 
   lock(m: EntityManager, clubId: string, id: string): Promise<SessionEntity | null> {

@@ -62,9 +62,7 @@ export class SessionsService {
   }
 
   async get(auth: KeyAuth, id: string): Promise<SessionDto> {
-    const s = await this.sessions.find(this.db.manager, auth.clubId, id);
-    if (!s) throw notFound('Session');
-    return mapSession(s);
+    return mapSession(await this.sessions.get(this.db.manager, auth.clubId, id));
   }
 
   async list(auth: KeyAuth, status: 'open' | 'closed' | undefined, limit: number, cursor?: string): Promise<Page<SessionDto>> {

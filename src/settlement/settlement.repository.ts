@@ -176,12 +176,6 @@ export class SettlementRepository {
     return rows.map((r: Row) => r.session_id as string);
   }
 
-  async playerNames(m: EntityManager, clubId: string, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows = await m.query(`SELECT id, name FROM players WHERE club_id = $1 AND id = ANY($2::uuid[])`, [clubId, ids]);
-    return new Map(rows.map((r: Row) => [r.id as string, r.name as string]));
-  }
-
   async sessions(m: EntityManager, clubId: string, ids: string[]): Promise<SessionEntity[]> {
     if (ids.length === 0) return [];
     return m.find(SessionEntity, { where: { clubId, id: In(ids) } });

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
@@ -16,7 +15,6 @@ import { PaymentEntity } from '../payments/payment.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { assertPlayersInClub } from '../tables/table-context';
-import { TablesRepository } from '../tables/tables.repository';
 import {
   BalanceDto,
   BalancesQuery,
@@ -31,6 +29,7 @@ import {
   PlayerTotalDto,
 } from './settlement.dto';
 import { SettlementRepository } from './settlement.repository';
+import { playerNames } from '../players/players.repository';
 
 const TABLE_ROUTES = { match: 'matches', money: 'money-games', chouette: 'chouettes' } as const;
 
@@ -79,20 +78,13 @@ export class SettlementService {
     private readonly repo: SettlementRepository,
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
-    private readonly tables: TablesRepository,
   ) {}
-
-  private async session(m: EntityManager, auth: KeyAuth, id: string): Promise<SessionEntity> {
-    const s = await this.sessions.find(m, auth.clubId, id);
-    if (!s) throw notFound('Session');
-    return s;
-  }
 
   async ledger(auth: KeyAuth, sessionId: string, q: LedgerQuery): Promise<Page<LedgerEntryDto>> {
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
     return this.db.read(async (m) => {
-      const s = await this.session(m, auth, sessionId);
+      const s = await this.sessions.get(m, auth.clubId, sessionId);
       const party = q.party === undefined ? undefined : normaliseParty(q.party);
       const rows = await this.repo.ledger(m, auth.clubId, s.id, { kind: q.kind, party }, (after?.[0] as string) ?? null, limit);
       return toPage(rows, limit, (r) => [r.id], (r) => {
@@ -119,7 +111,7 @@ export class SettlementService {
   /** R6.5: the statement, from one snapshot of the session's ledger and payments. */
   statement(auth: KeyAuth, sessionId: string): Promise<Statement> {
     return this.db.read(async (m) => {
-      const s = await this.session(m, auth, sessionId);
+      const s = await this.sessions.get(m, auth.clubId, sessionId);
       const club = await this.clubs.find(m, auth.clubId);
       if (!club) throw notFound('Club');
       const { nets, games, latest } = await this.repo.sessionTotals(m, auth.clubId, s.id);
@@ -163,11 +155,11 @@ export class SettlementService {
    */
   recordPayment(cmd: CommandContext, auth: KeyAuth, sessionId: string, dto: CreatePaymentDto): Promise<PaymentDto | Replayed> {
     return this.db.command(cmd, 201, async (m) => {
-      const s = await this.session(m, auth, sessionId);
+      const s = await this.sessions.get(m, auth.clubId, sessionId);
       const from = normaliseParty(dto.from);
       const to = normaliseParty(dto.to);
       if (from === to) refuse('SAME_PARTY', 'R6.6', 'A payment goes from one party to another: from and to are the same', { party: from });
-      await assertPlayersInClub(this.tables, m, auth.clubId, [from, to].filter((p) => p !== HOUSE));
+      await assertPlayersInClub(m, auth.clubId, [from, to].filter((p) => p !== HOUSE));
       const p: PaymentEntity = {
         clubId: auth.clubId,
         id: uuid7(),
@@ -187,7 +179,7 @@ export class SettlementService {
   async payments(auth: KeyAuth, sessionId: string, limit: number, cursor?: string): Promise<Page<PaymentDto>> {
     const after = decodeCursor(cursor, ['string']);
     return this.db.read(async (m) => {
-      const s = await this.session(m, auth, sessionId);
+      const s = await this.sessions.get(m, auth.clubId, sessionId);
       const rows = await this.repo.payments(m, auth.clubId, s.id, (after?.[0] as string) ?? null, limit + 1);
       return toPage(rows, limit, (p) => [p.id], (p) => mapPayment(p, s.currency));
     });
@@ -206,7 +198,7 @@ export class SettlementService {
         a.balance += BigInt(r.netMinor) + BigInt(r.paidMinor) - BigInt(r.receivedMinor);
         acc.set(key, a);
       }
-      const names = await this.repo.playerNames(m, auth.clubId, [...new Set([...acc.values()].map((a) => a.party))].filter((p) => p !== HOUSE));
+      const names = await playerNames(m, auth.clubId, [...new Set([...acc.values()].map((a) => a.party))].filter((p) => p !== HOUSE));
       const items = [...acc.values()]
         .filter((a) => q.outstanding !== 'true' || a.balance !== 0n)
         .map((a) => ({
@@ -225,7 +217,7 @@ export class SettlementService {
     const from = bound('from', q.from);
     const to = bound('to', q.to);
     return this.db.read(async (m) => {
-      const names = await this.repo.playerNames(m, auth.clubId, [playerId]);
+      const names = await playerNames(m, auth.clubId, [playerId]);
       if (!names.has(playerId)) throw notFound('Player');
       const club = await this.clubs.find(m, auth.clubId);
       if (!club) throw notFound('Club');
@@ -297,7 +289,7 @@ export class SettlementService {
           });
         }
       }
-      const others = await this.repo.playerNames(m, auth.clubId, [...new Set(payments.flatMap((p) => [p.from, p.to]))].filter((p) => p !== HOUSE));
+      const others = await playerNames(m, auth.clubId, [...new Set(payments.flatMap((p) => [p.from, p.to]))].filter((p) => p !== HOUSE));
       const nameOf = (party: string) => (party === HOUSE ? HOUSE_NAME : (others.get(party) ?? party));
       for (const p of payments) {
         p.fromName = nameOf(p.from);

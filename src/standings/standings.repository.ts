@@ -75,10 +75,4 @@ export class StandingsRepository {
     );
     return rows.map(mapRow);
   }
-
-  async playerNames(m: EntityManager, clubId: string, ids: string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
-    const rows: Row[] = await m.query(`SELECT id, name FROM players WHERE club_id = $1 AND id = ANY($2::uuid[])`, [clubId, ids]);
-    return new Map(rows.map((r) => [r.id as string, r.name as string]));
-  }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { ApiError, notFound } from '../common/api-error';
+import { ApiError } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
@@ -9,12 +8,12 @@ import { Db } from '../db/db.service';
 import { gameCounts, sidesOf, winnersOf } from '../domain/player-stats';
 import { HOUSE } from '../domain/settlement';
 import { rankStandings } from '../domain/standings';
-import { SessionEntity } from '../sessions/session.entity';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import { SettlementRepository } from '../settlement/settlement.repository';
 import { SessionGameCsvRow } from './session-games-csv';
 import { SessionGameDto, StandingsDto } from './standings.dto';
 import { SessionGameRow, StandingsRepository } from './standings.repository';
+import { playerNames } from '../players/players.repository';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -58,12 +57,6 @@ export class StandingsService {
     private readonly settlement: SettlementRepository,
   ) {}
 
-  private async session(m: EntityManager, auth: KeyAuth, id: string): Promise<SessionEntity> {
-    const s = await this.sessions.find(m, auth.clubId, id);
-    if (!s) throw notFound('Session');
-    return s;
-  }
-
   /**
    * The end-of-night board: the statement's players (seated, or in its ledger or
    * payments; not the house) with their nets from the session's running totals and
@@ -71,7 +64,7 @@ export class StandingsService {
    */
   standings(auth: KeyAuth, sessionId: string): Promise<StandingsDto> {
     return this.db.read(async (m) => {
-      const s = await this.session(m, auth, sessionId);
+      const s = await this.sessions.get(m, auth.clubId, sessionId);
       const { nets } = await this.settlement.sessionTotals(m, auth.clubId, s.id);
       const payments = await this.settlement.payments(m, auth.clubId, s.id);
       const parties = new Set<string>([...nets.keys(), ...payments.flatMap((p) => [p.fromParty, p.toParty])]);
@@ -99,7 +92,7 @@ export class StandingsService {
     }
     const after = key ? { tableId: key[0] as string, gameNo: key[1] as number } : null;
     return this.db.read(async (m) => {
-      const s = await this.session(m, auth, sessionId);
+      const s = await this.sessions.get(m, auth.clubId, sessionId);
       const rows = await this.repo.sessionGames(m, auth.clubId, s.id, after, limit + 1);
       return toPage(rows, limit, (g) => [g.tableId, g.gameNo], gameDto);
     });
@@ -108,9 +101,9 @@ export class StandingsService {
   /** Every game of the session, with the players' names, for the CSV (session-games-csv.ts). */
   gamesForCsv(auth: KeyAuth, sessionId: string): Promise<{ sessionId: string; rows: SessionGameCsvRow[] }> {
     return this.db.read(async (m) => {
-      const s = await this.session(m, auth, sessionId);
+      const s = await this.sessions.get(m, auth.clubId, sessionId);
       const games = (await this.repo.sessionGames(m, auth.clubId, s.id, null, ALL)).map(gameDto);
-      const names = await this.repo.playerNames(m, auth.clubId, [...new Set(games.flatMap((g) => g.players))]);
+      const names = await playerNames(m, auth.clubId, [...new Set(games.flatMap((g) => g.players))]);
       const named = (ids: string[]) => ids.map((id) => ({ id, name: names.get(id) ?? id }));
       const rows = games.map((g) => ({
         tableKind: g.tableKind,

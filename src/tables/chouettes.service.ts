@@ -4,7 +4,6 @@ import { EntityManager } from 'typeorm';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
-import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { ChouetteSeating, joinChouette, leaveChouette, seatedPlayers } from '../domain/chouette';
 import { refuse } from '../domain/errors';
@@ -14,7 +13,7 @@ import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto'
 import { ChouetteTableSetup, ChouetteTableState, newChouette } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { gameSummary } from './tables.service';
-import { TableEntity } from './table.entity';
+import { newTableRow, TableEntity } from './table.entity';
 import { TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 
@@ -40,24 +39,9 @@ export class ChouettesService {
         (n) => randomInt(n),
       );
       const players = seatedPlayers(state.seats);
-      await assertPlayersInClub(this.tables, m, auth.clubId, [...players, ...setup.stakes.map((s) => s.playerId)]);
+      await assertPlayersInClub(m, auth.clubId, [...players, ...setup.stakes.map((s) => s.playerId)]);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId);
-      const now = new Date();
-      const t: TableEntity = {
-        clubId: auth.clubId,
-        id: uuid7(),
-        kind: 'chouette',
-        sessionId: session?.id ?? null,
-        status: 'in-progress',
-        setup: setup as unknown as Record<string, unknown>,
-        state: state as unknown as Record<string, unknown>,
-        stakeMinor: String(setup.stakeMinor),
-        nextGameNo: 1,
-        currentGameNo: null,
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const t = newTableRow(auth.clubId, 'chouette', session?.id ?? null, setup, state, setup.stakeMinor);
       await this.tables.insert(m, t, players);
       return this.dto(m, t, session);
     });
@@ -68,7 +52,7 @@ export class ChouettesService {
     return this.db.command(cmd, 201, async (m) => {
       const t = await this.betweenGames(m, auth, id, 'join');
       const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
-      await assertPlayersInClub(this.tables, m, auth.clubId, [dto.playerId]);
+      await assertPlayersInClub(m, auth.clubId, [dto.playerId]);
       const state = t.state as unknown as ChouetteTableState;
       t.state = { ...t.state, seats: joinChouette(state.seats, dto.playerId) };
       await this.tables.addPlayer(m, auth.clubId, t.id, dto.playerId);

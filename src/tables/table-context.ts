@@ -4,7 +4,7 @@ import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
 import { refuse } from '../domain/errors';
 import { SessionEntity } from '../sessions/session.entity';
-import type { TablesRepository } from './tables.repository';
+import { playerNames } from '../players/players.repository';
 
 /** Session checks shared by every table command (R6.1, R6.7). */
 @Injectable()
@@ -29,8 +29,8 @@ export class SessionGate {
 }
 
 /** Every player named must belong to the caller's club: another club's ids are unknown here. */
-export async function assertPlayersInClub(tables: TablesRepository, m: EntityManager, clubId: string, ids: string[]): Promise<void> {
-  const found = await tables.existingPlayers(m, clubId, ids);
+export async function assertPlayersInClub(m: EntityManager, clubId: string, ids: string[]): Promise<void> {
+  const found = await playerNames(m, clubId, ids);
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length) refuse('UNKNOWN_PLAYER', null, `No such player in this club: ${missing.join(', ')}`, { players: missing });
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { uuid7 } from '../common/uuid';
 
 export type TableKind = 'match' | 'money' | 'chouette';
 
@@ -125,4 +126,31 @@ export interface StoredAction {
   result?: 'single' | 'gammon' | 'backgammon';
   resigned?: boolean;
   at: string;
+}
+
+/** A new table row: no game played yet, version 1 (matches, money games, chouettes, team-event boards). */
+export function newTableRow(
+  clubId: string,
+  kind: TableKind,
+  sessionId: string | null,
+  setup: unknown,
+  state: unknown,
+  stakeMinor: number | null,
+  now: Date = new Date(),
+): TableEntity {
+  return {
+    clubId,
+    id: uuid7(),
+    kind,
+    sessionId,
+    status: 'in-progress',
+    setup: setup as Record<string, unknown>,
+    state: state as Record<string, unknown>,
+    stakeMinor: stakeMinor === null ? null : String(stakeMinor),
+    nextGameNo: 1,
+    currentGameNo: null,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
 }

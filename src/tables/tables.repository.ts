@@ -224,9 +224,4 @@ export class TablesRepository {
     );
     return rows.map((r: Row) => ({ tableId: r.id as string, kind: r.kind as string, gameNo: r.current_game_no as number }));
   }
-
-  async existingPlayers(m: EntityManager, clubId: string, ids: string[]): Promise<Map<string, string>> {
-    const rows = await m.query(`SELECT id, name FROM players WHERE club_id = $1 AND id = ANY($2::uuid[])`, [clubId, ids]);
-    return new Map(rows.map((r: Row) => [r.id as string, r.name as string]));
-  }
 }

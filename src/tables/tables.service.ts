@@ -7,7 +7,6 @@ import { matMatch } from './match-export';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
-import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { refuse } from '../domain/errors';
 import type { MoneyTable } from '../domain/money-game';
@@ -17,9 +16,10 @@ import { MatchTableSetup, matchStakePostings, newMatchSetup, newMoneySetup, scor
 import { penaltiesOf, TABLE_NAMES } from './games.service';
 import { RatingsService } from '../ratings/ratings.service';
 import { assertPlayersInClub, SessionGate } from './table-context';
-import { GameEntity, TableEntity, TableKind } from './table.entity';
+import { GameEntity, newTableRow, TableEntity, TableKind } from './table.entity';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
+import { playerNames } from '../players/players.repository';
 
 
 /** A game as listed in its table's state. */
@@ -54,9 +54,9 @@ export class TablesService {
         refuse('STAKE_NEEDS_SESSION', 'R3.8', 'A match with a stake belongs to a session, whose ledger the stake is paid through (R3.8, R6.1)');
       }
       const players = [...setup.sides[0], ...setup.sides[1]];
-      await assertPlayersInClub(this.tables, m, auth.clubId, players);
+      await assertPlayersInClub(m, auth.clubId, players);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
-      const t = this.newTable(auth, 'match', session, setup as unknown as Record<string, unknown>, { penalties: [] }, dto.stakeMinor ?? null);
+      const t = newTableRow(auth.clubId, 'match', session?.id ?? null, setup, { penalties: [] }, dto.stakeMinor ?? null);
       await this.tables.insert(m, t, players);
       return this.matchDto(m, t, session);
     });
@@ -65,31 +65,12 @@ export class TablesService {
   createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto | Replayed> {
     return this.db.command(cmd, 201, async (m) => {
       const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined });
-      await assertPlayersInClub(this.tables, m, auth.clubId, [...setup.players]);
+      await assertPlayersInClub(m, auth.clubId, [...setup.players]);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId);
-      const t = this.newTable(auth, 'money', session, setup as unknown as Record<string, unknown>, {}, dto.stakeMinor);
+      const t = newTableRow(auth.clubId, 'money', session?.id ?? null, setup, {}, dto.stakeMinor);
       await this.tables.insert(m, t, [...setup.players]);
       return this.moneyDto(m, t, session);
     });
-  }
-
-  private newTable(auth: KeyAuth, kind: TableKind, session: SessionEntity | null, setup: Record<string, unknown>, state: Record<string, unknown>, stake: number | null): TableEntity {
-    const now = new Date();
-    return {
-      clubId: auth.clubId,
-      id: uuid7(),
-      kind,
-      sessionId: session?.id ?? null,
-      status: 'in-progress',
-      setup,
-      state,
-      stakeMinor: stake === null ? null : String(stake),
-      nextGameNo: 1,
-      currentGameNo: null,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
   }
 
   /** R3.6: points to a side between games; may end the match (stake posted) or forfeit it. */
@@ -168,7 +149,7 @@ export class TablesService {
       const t = await this.tables.find(m, auth.clubId, 'match', id);
       if (!t) throw notFound('Match');
       const setup = t.setup as unknown as MatchTableSetup;
-      const names = await this.tables.existingPlayers(m, auth.clubId, setup.sides.flat());
+      const names = await playerNames(m, auth.clubId, setup.sides.flat());
       const sideName = (side: string[]) => side.map((p) => names.get(p) ?? p).join(' & ');
       const games = await this.tables.games(m, t.clubId, t.id);
       const record = matMatch(setup, games, penaltiesOf(t), [sideName(setup.sides[0]), sideName(setup.sides[1])], t.createdAt.toISOString().slice(0, 10));

@@ -8,11 +8,10 @@ import { CommandContext, Db, Replayed } from '../db/db.service';
 import { refuse } from '../domain/errors';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger/ledger.repository';
-import { SessionEntity } from '../sessions/session.entity';
 import { MatchTableSetup, newMatchSetup, scoreOf } from '../tables/engines';
 import { penaltiesOf } from '../tables/games.service';
 import { assertPlayersInClub, SessionGate } from '../tables/table-context';
-import { TableEntity } from '../tables/table.entity';
+import { newTableRow, TableEntity } from '../tables/table.entity';
 import { TablesRepository } from '../tables/tables.repository';
 import { TeamEventEntity } from './team-event.entity';
 import { CreateTeamEventDto, TeamEventBoardDto, TeamEventDto, TeamEventListQuery } from './team-events.dto';
@@ -51,7 +50,7 @@ export class TeamEventsService {
         refuse('STAKE_NEEDS_SESSION', 'R3.8', 'A team event with a stake belongs to a session, whose ledger each board\'s stake is paid through (R3.8, R6.1)');
       }
       const players = sides.flatMap(([a, b]) => [...a, ...b]);
-      await assertPlayersInClub(this.tables, m, auth.clubId, players);
+      await assertPlayersInClub(m, auth.clubId, players);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
       const now = new Date();
       const stake = dto.stakeMinor ?? null;
@@ -68,35 +67,14 @@ export class TeamEventsService {
       };
       const boards: Array<{ boardNo: number; matchId: string }> = [];
       for (const [i, setup] of setups.entries()) {
-        const t = this.newBoardMatch(auth, session, setup, stake, now);
+        // Built as POST /v1/matches builds a match: no penalties yet, the stake on the match itself (R3.8).
+        const t = newTableRow(auth.clubId, 'match', session?.id ?? null, setup, { penalties: [] }, stake, now);
         await this.tables.insert(m, t, [...setup.sides[0], ...setup.sides[1]]);
         boards.push({ boardNo: i + 1, matchId: t.id });
       }
       await this.events.insert(m, event, boards);
       return (await this.states(m, auth.clubId, [{ ...event, currency: session?.currency ?? null }]))[0];
     });
-  }
-
-  /**
-   * A board's match table, built as POST /v1/matches builds one: kind `match`, the
-   * validated setup, no penalties yet, the stake (R3.8) on the match itself.
-   */
-  newBoardMatch(auth: KeyAuth, session: SessionEntity | null, setup: MatchTableSetup, stakeMinor: number | null, now: Date): TableEntity {
-    return {
-      clubId: auth.clubId,
-      id: uuid7(),
-      kind: 'match',
-      sessionId: session?.id ?? null,
-      status: 'in-progress',
-      setup: setup as unknown as Record<string, unknown>,
-      state: { penalties: [] },
-      stakeMinor: stakeMinor === null ? null : String(stakeMinor),
-      nextGameNo: 1,
-      currentGameNo: null,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
   }
 
   get(auth: KeyAuth, id: string): Promise<TeamEventDto> {
