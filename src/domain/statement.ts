@@ -106,7 +106,8 @@ export function buildStatement(input: StatementInput): Statement {
     paid.set(p.from, (paid.get(p.from) ?? 0n) + BigInt(p.amountMinor));
     received.set(p.to, (received.get(p.to) ?? 0n) + BigInt(p.amountMinor));
   }
-  const outstanding = new Map(outstandingBalances(input.nets, payments).map((b) => [b.party, b.balanceMinor]));
+  const balances = outstandingBalances(input.nets, payments);
+  const outstanding = new Map(balances.map((b) => [b.party, b.balanceMinor]));
 
   const parties = new Set<string>([...input.players.map((p) => p.playerId), ...input.nets.keys(), ...moved.keys()]);
   parties.delete(HOUSE);
@@ -124,7 +125,7 @@ export function buildStatement(input: StatementInput): Statement {
     .sort(byNameThenId);
 
   const houseMinor = input.nets.get(HOUSE) ?? 0;
-  const transfers = settleTransfers(outstandingBalances(input.nets, payments)).map((t) => ({
+  const transfers = settleTransfers(balances).map((t) => ({
     ...t,
     fromName: nameOf(t.from),
     toName: nameOf(t.to),
