@@ -37,6 +37,7 @@ import { BalancesController, SessionMoneyController } from './settlement/settlem
 import { SettlementRepository } from './settlement/settlement.repository';
 import { SettlementService } from './settlement/settlement.service';
 import { RateLimiter } from './guards/rate-limiter';
+import { ApiKeyCache } from './guards/api-key-cache';
 import { RatingsController, RatingsService } from './ratings/ratings.service';
 import { AuditController, AuditService } from './guards/audit';
 import { PlayerStatsRepository } from './players/player-stats.repository';
@@ -122,6 +123,7 @@ export class AppModule {
         SettlementRepository,
         SettlementService,
         RateLimiter,
+        ApiKeyCache,
         RatingsService,
         AuditService,
         PlayerStatsRepository,

@@ -22,6 +22,8 @@ export interface AppConfig {
   /** Requests per API key per window; 0 turns rate limiting off. */
   rateLimit: number;
   rateLimitWindowSeconds: number;
+  /** How long an API key record may be served from memory; 0 = always read it. */
+  apiKeyCacheSeconds: number;
   /** Origins allowed by CORS: empty = CORS off (the default), ['*'] = any origin. */
   corsOrigins: string[];
 }
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // A guard against runaway clients, not a quota: 100,000 a minute (about 1,700 a second) per key.
   const rateLimit = intVar(env, 'RATE_LIMIT', 100_000, 0, 10_000_000, problems);
   const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems);
+  const apiKeyCacheSeconds = intVar(env, 'API_KEY_CACHE_SECONDS', 60, 0, 3600, problems);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -117,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize,
     rateLimit,
     rateLimitWindowSeconds,
+    apiKeyCacheSeconds,
     corsOrigins: corsOrigins.map((o) => (o === '*' ? o : o.replace(/\/$/, '').toLowerCase())),
   };
 }

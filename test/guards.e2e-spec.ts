@@ -45,6 +45,82 @@ describe('rate limits per API key', () => {
   });
 });
 
+/**
+ * Hits are leased from the shared counter (1 % of the limit per lease): two instances
+ * together still never answer more than the limit in a window.
+ */
+describe('rate limit leases across instances', () => {
+  let t: TestApp;
+  let second: RunningApp;
+
+  beforeAll(async () => {
+    t = await startApp({ RATE_LIMIT: '300', RATE_LIMIT_WINDOW_SECONDS: '3600' });
+    second = await startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: '300', RATE_LIMIT_WINDOW_SECONDS: '3600' });
+  });
+  afterAll(async () => {
+    await second.stop();
+    await t.close();
+  });
+
+  it('answers at most the limit in all, losing at most one lease per instance, then 429 on both', async () => {
+    const { owner } = await newClub(t);
+    const statuses: number[] = [];
+    // 320 requests, 8 at a time, spread over both instances.
+    for (let i = 0; i < 40; i++) {
+      const batch = await Promise.all(
+        Array.from({ length: 8 }, (_, j) => request((i * 8 + j) % 2 === 0 ? t.url : second.url).get('/v1/players').set(bearer(owner))),
+      );
+      statuses.push(...batch.map((r) => r.status));
+    }
+    const ok = statuses.filter((s) => s === 200).length;
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    // 300 allowed, leases of 3: each instance may strand at most 2 hits of its last lease.
+    expect(ok).toBeLessThanOrEqual(300);
+    expect(ok).toBeGreaterThanOrEqual(300 - 2 * 2);
+    // Once refused, refused everywhere for the rest of the window.
+    const firstRefused = statuses.indexOf(429);
+    expect(statuses.slice(firstRefused + 16).every((s) => s === 429)).toBe(true);
+    for (const url of [t.url, second.url]) expect((await request(url).get('/v1/players').set(bearer(owner))).status).toBe(429);
+  });
+});
+
+/** API key records are cached; a revocation reaches every instance (ApiKeyCache). */
+describe('revoking a key on one instance', () => {
+  let t: TestApp;
+  let second: RunningApp;
+
+  beforeAll(async () => {
+    t = await startApp();
+    second = await startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: '0' });
+  });
+  afterAll(async () => {
+    await second.stop();
+    await t.close();
+  });
+
+  it('stops the key on the other instance too, though that instance had it cached', async () => {
+    const { owner } = await newClub(t);
+    const tablet = (await t.http().post('/v1/api-keys').set(bearer(owner)).send({ name: 'Tablet', role: 'scorer' })).body;
+    // Both instances have used (and cached) the key.
+    for (const url of [t.url, second.url, t.url, second.url]) expect((await request(url).get('/v1/players').set(bearer(tablet.token))).status).toBe(200);
+    expect((await t.http().delete(`/v1/api-keys/${tablet.id}`).set(bearer(owner))).status).toBe(204);
+    // The revoking instance refuses it at once.
+    expect((await request(t.url).get('/v1/players').set(bearer(tablet.token))).status).toBe(401);
+    // The other as soon as the notice has crossed (well under a second; the cache would keep it 60 s).
+    const deadline = Date.now() + 2000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      status = (await request(second.url).get('/v1/players').set(bearer(tablet.token))).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+    // A write too, and nothing is written.
+    const post = await request(second.url).post('/v1/players').set(bearer(tablet.token)).send({ name: 'Ghost' });
+    expect(post.status).toBe(401);
+    expect((await t.sql("SELECT count(*)::int AS n FROM players WHERE name = 'Ghost'"))[0].n).toBe(0);
+  });
+});
+
 describe('audit record, CORS and club isolation', () => {
   let t: TestApp;
   let cors: RunningApp;

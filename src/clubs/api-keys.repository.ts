@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
+import { API_KEY_CHANNEL } from '../guards/api-key-cache';
 
 @Injectable()
 export class ApiKeysRepository {
@@ -28,7 +29,12 @@ export class ApiKeysRepository {
     return rows.map((r: { id: string }) => r.id);
   }
 
+  /**
+   * Revokes the key and announces it on bg_api_keys (delivered when the transaction
+   * commits), so every instance drops it from its ApiKeyCache.
+   */
   async revoke(m: EntityManager, clubId: string, id: string): Promise<void> {
     await m.update(ApiKeyEntity, { clubId, id }, { revokedAt: () => 'now()' });
+    await m.query('SELECT pg_notify($1, $2)', [API_KEY_CHANNEL, `${clubId}/${id}`]);
   }
 }

@@ -8,6 +8,7 @@ import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { ApiKeyEntity, Role } from './api-key.entity';
+import { ApiKeyCache } from '../guards/api-key-cache';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ClubEntity } from './club.entity';
 import { ApiKeyDto, ClubDto, CreateApiKeyDto, CreateClubDto, CreatedApiKeyDto, CreatedClubDto, UpdateClubDto } from './clubs.dto';
@@ -42,6 +43,7 @@ export class ClubsService {
     private readonly db: Db,
     private readonly clubs: ClubsRepository,
     private readonly keys: ApiKeysRepository,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   /** The operator creates a club and receives its first (owner) key. */
@@ -101,6 +103,8 @@ export class ClubsService {
       await this.keys.revoke(m, auth.clubId, id);
       return null;
     });
+    // Committed: this instance stops accepting the key before it answers (the others on the NOTIFY).
+    this.keyCache.forget(auth.clubId, id);
   }
 
   private async makeKey(m: Parameters<ApiKeysRepository['insert']>[0], clubId: string, name: string, role: Role, now: Date): Promise<CreatedApiKeyDto> {

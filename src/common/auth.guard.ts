@@ -9,6 +9,7 @@ import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, sameSecret, secretMat
 import type { Role } from '../clubs/api-key.entity';
 import { ErrorCode } from './error-codes';
 import { RateLimiter } from '../guards/rate-limiter';
+import { ApiKeyCache } from '../guards/api-key-cache';
 import type { FastifyReply } from 'fastify';
 
 const unauthenticated = (detail: string) =>
@@ -25,6 +26,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly limiter: RateLimiter,
+    private readonly keys: ApiKeyCache,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -49,11 +51,13 @@ export class AuthGuard implements CanActivate {
 
     const parsed = parseApiToken(token);
     if (!parsed) throw unauthenticated('The token is not a valid API key.');
-    // One round trip: the key, and (limits on) its count in this window.
-    const key = await this.limiter.authenticate(parsed.clubId, parsed.keyId);
+    // The key's record (cached while revocations can reach this instance: ApiKeyCache).
+    const key = await this.keys.get(parsed.clubId, parsed.keyId);
     if (!key || key.revokedAt !== null || !secretMatches(parsed.secret, key.secretHash)) {
       throw unauthenticated('The API key is unknown or has been revoked.');
     }
+    // Counted once the key is known to be good, whatever the route then allows.
+    const verdict = await this.limiter.count(parsed.clubId, parsed.keyId);
     if (access.kind === 'operator') {
       throw new ApiError(ErrorCode.FORBIDDEN, 'Only the operator token may do this.');
     }
@@ -61,7 +65,6 @@ export class AuthGuard implements CanActivate {
       throw new ApiError(ErrorCode.FORBIDDEN, `This needs a key with the ${access.role} role; this key is a ${key.role} key.`);
     }
     req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role as Role };
-    const verdict = key.verdict;
     if (verdict) {
       if (verdict.limited) {
         throw new ApiError(ErrorCode.RATE_LIMITED, `This API key sent more than ${this.config.rateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`, {

@@ -5,6 +5,18 @@ import type { AppConfig } from '../config';
 import { CONFIG, DATABASE_URL } from '../config.provider';
 import { preparedOnPool } from '../db/prepared';
 
+/** Requests this instance may answer for a key in the current window without asking the database. */
+interface Lease {
+  /** When the window ends, on this instance's clock. */
+  endsAt: number;
+  granted: number;
+  used: number;
+  /** The shared counter after this lease was taken. */
+  hits: number;
+  /** Nothing granted: the key is over its limit until the window ends. */
+  limited: boolean;
+}
+
 export interface RateVerdict {
   limited: boolean;
   headers: Record<string, string>;
@@ -13,7 +25,11 @@ export interface RateVerdict {
 /**
  * Rate limits per API key (API.md: 429 with Retry-After), counted in PostgreSQL so
  * every app instance shares one count: fixed windows of RATE_LIMIT_WINDOW_SECONDS on
- * the database's clock, one upserted counter row per key and window.
+ * the database's clock, one upserted counter row per key and window. An instance takes
+ * hits from the shared counter in leases (1 % of the limit, at most 1,000, at least 1)
+ * and counts them down in memory, so a busy key costs one upsert per lease, not one
+ * per request, and with a small limit (under 200) every request is still counted in
+ * the database. Losing an instance loses only its unused lease.
  *
  * Answers carry the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
  * `RateLimit-Policy: "per-key";q=<limit>;w=<window>` and
@@ -27,6 +43,8 @@ export class RateLimiter implements OnModuleDestroy {
    * hits of the current window, never a game or a payment).
    */
   private pool: Pool | null = null;
+  private readonly leases = new Map<string, Lease>();
+  private readonly leasing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly ds: DataSource,
@@ -60,48 +78,74 @@ export class RateLimiter implements OnModuleDestroy {
   }
 
   /**
-   * The key's auth record and, when limiting is on and the key is not revoked, its
-   * count in the current window, in one round trip.
+   * Counts one request of the key; null when limiting is off. Most requests are counted
+   * against a lease this instance holds (no database round trip); a new lease is taken
+   * when it runs out or its window ends.
    */
-  async authenticate(clubId: string, apiKeyId: string): Promise<{ role: string; secretHash: Buffer; revokedAt: Date | null; verdict: RateVerdict | null } | null> {
-    const rows: Array<Record<string, unknown>> = this.enabled
-      ? await preparedOnPool(
-          this.counterPool(),
-          `WITH k AS (SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2),
-                c AS (INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
-                      SELECT $1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), 1 FROM k WHERE k.revoked_at IS NULL
-                      ON CONFLICT (club_id, api_key_id, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-                      RETURNING hits, ceil(extract(epoch FROM (window_start + make_interval(secs => $3) - now())))::int AS reset)
-           SELECT k.role, k.secret_hash, k.revoked_at, c.hits, c.reset FROM k LEFT JOIN c ON true`,
-          [clubId, apiKeyId, this.config.rateLimitWindowSeconds],
-        )
-      : await this.ds.query('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, apiKeyId]);
-    if (rows.length === 0) return null;
-    const r = rows[0];
-    const hits = r.hits as number | null | undefined;
-    return {
-      role: r.role as string,
-      secretHash: r.secret_hash as Buffer,
-      revokedAt: (r.revoked_at as Date | null) ?? null,
-      verdict: hits === null || hits === undefined ? null : this.verdict(hits, r.reset as number),
-    };
+  async count(clubId: string, apiKeyId: string): Promise<RateVerdict | null> {
+    if (!this.enabled) return null;
+    const id = `${clubId}/${apiKeyId}`;
+    for (;;) {
+      const lease = this.leases.get(id);
+      const now = Date.now();
+      if (lease && lease.endsAt > now) {
+        if (lease.used < lease.granted) {
+          lease.used++;
+          return this.verdict(lease, now);
+        }
+        if (lease.limited) return this.verdict(lease, now);
+      }
+      let pending = this.leasing.get(id);
+      if (!pending) {
+        pending = this.lease(clubId, apiKeyId, id).finally(() => this.leasing.delete(id));
+        this.leasing.set(id, pending);
+      }
+      await pending;
+    }
   }
 
-  private verdict(hits: number, resetSeconds: number): RateVerdict {
+  /**
+   * Takes a lease of up to `chunk` requests in the key's current window: one upsert that
+   * adds them to the shared counter, granted only as far as the limit allows. Every
+   * instance draws from the same counter, so all instances together never answer more
+   * than the limit in a window; hits leased but not used by the window's end are lost
+   * (at most one lease per instance, 1 % of the limit each).
+   */
+  private async lease(clubId: string, apiKeyId: string, id: string): Promise<void> {
+    const limit = this.config.rateLimit;
+    const chunk = Math.max(1, Math.min(1000, Math.floor(limit / 100)));
+    const [row] = await preparedOnPool(
+      this.counterPool(),
+      `INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
+       VALUES ($1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), $4)
+       ON CONFLICT (club_id, api_key_id, window_start) DO UPDATE SET hits = rate_limit_counters.hits + $4
+       RETURNING hits, floor(extract(epoch FROM (window_start + make_interval(secs => $3) - now())) * 1000)::int AS left_ms`,
+      [clubId, apiKeyId, this.config.rateLimitWindowSeconds, chunk],
+    );
+    const hits = Number(row.hits);
+    const before = hits - chunk;
+    const granted = Math.max(0, Math.min(chunk, limit - before));
+    this.leases.set(id, { endsAt: Date.now() + Math.max(0, row.left_ms as number), granted, used: 0, hits, limited: granted === 0 });
+  }
+
+  private verdict(lease: Lease, now: number): RateVerdict {
     const limit = this.config.rateLimit;
     const window = this.config.rateLimitWindowSeconds;
-    const reset = Math.max(1, resetSeconds);
-    const remaining = Math.max(0, limit - hits);
+    const reset = Math.max(1, Math.ceil((lease.endsAt - now) / 1000));
+    // Used by every instance: the shared count, less what this instance leased and has not used.
+    const remaining = Math.max(0, limit - (lease.hits - (lease.granted - lease.used)));
     const headers: Record<string, string> = {
       'ratelimit-policy': `"per-key";q=${limit};w=${window}`,
       ratelimit: `"per-key";r=${remaining};t=${reset}`,
     };
-    if (hits > limit) headers['retry-after'] = String(reset);
-    return { limited: hits > limit, headers };
+    if (lease.limited) headers['retry-after'] = String(reset);
+    return { limited: lease.limited, headers };
   }
 
   /** Forgets windows that ended more than an hour ago. */
   async purge(): Promise<void> {
+    const now = Date.now();
+    for (const [id, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(id);
     await this.ds.query(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '1 hour'`);
   }
 }

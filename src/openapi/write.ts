@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     dbPoolSize: 1,
     rateLimit: 100_000,
     rateLimitWindowSeconds: 60,
+    apiKeyCacheSeconds: 60,
     corsOrigins: [],
   };
   const app = await createApp(config, config.databaseUrl!, { offline: true });
