@@ -90,6 +90,7 @@ async function main() {
     emit('record_game_p50_ms', game.p50, 'ms');
     emit('record_game_p99_ms', game.p99, 'ms');
     emit('record_game_non2xx', game.non2xx, 'count', 0);
+    emit('record_game_cpu_ms', game.cpuMsPerAnswer, 'ms', 3);
     emit('rss_mb', game.rssMiB, 'MB', 0);
     // The yardstick: a bare Fastify + pg server doing the same transaction on the same database.
     const databaseUrl = store.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${store.env.EMBEDDED_PG_PORT}/bgclub`;
@@ -97,6 +98,7 @@ async function main() {
     non2xx += base.non2xx;
     emit('baseline_record_game_rps', base.rps, 'req/s');
     emit('baseline_record_game_p50_ms', base.p50, 'ms');
+    emit('baseline_record_game_cpu_ms', base.cpuMsPerAnswer, 'ms', 3);
     emit('record_game_vs_baseline', (100 * game.rps) / base.rps, '%');
   }
 

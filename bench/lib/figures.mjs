@@ -45,6 +45,7 @@ export async function recordGame({ api, pid, warmupMs, durationMs, connections =
   try {
     s = await runLoad({
       name: 'record_game',
+      pid,
       connections,
       warmupMs,
       durationMs,
@@ -231,6 +232,7 @@ export async function baselineRecordGame({ databaseUrl, warmupMs, durationMs, co
       const mine = Math.floor(tables.length / connections);
       return await runLoad({
         name: 'baseline_record_game',
+        pid: proc.pid,
         connections,
         warmupMs,
         durationMs,

@@ -2,6 +2,7 @@
 // runner: N connections, each a loop with one request in flight, a warm-up, then
 // a fixed measured window. Latencies are kept exactly (no rounded histogram).
 
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { log, now, percentile, sleep } from './util.mjs';
 
@@ -164,7 +165,44 @@ export class Recorder {
  * @property {Record<string, number>} byStatus
  * @property {string[]} samples  a few non-2xx answers
  * @property {number} [warmupNon2xx]
+ * @property {number} [cpuMsPerAnswer]  the server process's CPU time (user + system) per timed answer
+ * @property {number} [postgresCpuMsPerAnswer]  the same for every postgres process of the machine
  */
+
+/**
+ * The CPU time (user + system) a process has used so far, in ms, from /proc (Linux;
+ * clock ticks of 10 ms); NaN when it cannot be read.
+ * @param {number} pid
+ */
+export function cpuMs(pid) {
+  return ticksOf(pid);
+}
+
+/** The CPU time, in ms, of every process named postgres on the machine (the server and its backends). */
+export function postgresCpuMs() {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const ms = ticksOf(Number(entry), 'postgres');
+    if (!Number.isNaN(ms)) sum += ms;
+  }
+  return sum;
+}
+
+/**
+ * @param {number} pid
+ * @param {string} [comm]  count the process only when its name is this
+ */
+function ticksOf(pid, comm) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (comm !== undefined && stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) return NaN;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
 
 /**
  * Runs `step` in `connections` concurrent loops: a warm-up of `warmupMs` whose
@@ -178,9 +216,10 @@ export class Recorder {
  * @param {number} o.warmupMs
  * @param {number} o.durationMs
  * @param {(conn: number, record: (reply: Reply, timed?: boolean) => void) => Promise<void>} o.step  one iteration of loop `conn`
+ * @param {number} [o.pid]  the server's process: its CPU time in the window is reported per answer
  * @returns {Promise<LoadSummary>}
  */
-export async function runLoad({ name, connections, warmupMs, durationMs, step }) {
+export async function runLoad({ name, connections, warmupMs, durationMs, step, pid }) {
   /** @type {'warmup' | 'measure' | 'done'} */
   let phase = 'warmup';
   const measured = new Recorder();
@@ -203,21 +242,31 @@ export async function runLoad({ name, connections, warmupMs, durationMs, step })
   const loops = Array.from({ length: connections }, (_, i) => loop(i));
   await waitUnlessDone(warmupMs, () => phase === 'done');
   const started = now();
+  const cpuBefore = pid ? cpuMs(pid) : NaN;
+  const pgBefore = pid ? postgresCpuMs() : NaN;
   if (phase !== 'done') phase = 'measure';
   await waitUnlessDone(durationMs, () => phase === 'done');
   const seconds = (now() - started) / 1000;
   phase = 'done';
+  const cpuUsed = pid ? cpuMs(pid) - cpuBefore : NaN;
+  const pgUsed = pid ? postgresCpuMs() - pgBefore : NaN;
   await Promise.all(loops);
   if (failure !== null) throw failure;
   const s = measured.summary(seconds);
   s.warmupNon2xx = warmup.non2xx;
+  s.cpuMsPerAnswer = cpuUsed / s.count;
+  s.postgresCpuMsPerAnswer = pgUsed / s.count;
   if (warmup.non2xx > 0) {
     log(`${name}: ${warmup.non2xx} non-2xx answers during warm-up, e.g.\n  ${warmup.samples.join('\n  ')}`);
   }
   log(
     `${name}: ${s.count} answers in ${s.seconds.toFixed(2)} s = ${s.rps.toFixed(1)}/s; ` +
       `p50 ${s.p50.toFixed(1)} ms, p90 ${s.p90.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ` +
-      `status ${JSON.stringify(s.byStatus)}`,
+      `status ${JSON.stringify(s.byStatus)}` +
+      (pid
+        ? `; CPU per answer: server ${s.cpuMsPerAnswer.toFixed(3)} ms (${((100 * cpuUsed) / 1000 / seconds).toFixed(0)} % of a core), ` +
+          `PostgreSQL ${s.postgresCpuMsPerAnswer.toFixed(3)} ms (${((100 * pgUsed) / 1000 / seconds).toFixed(0)} %)`
+        : ''),
   );
   if (s.non2xx > 0) log(`${name}: ${s.non2xx} non-2xx answers, e.g.\n  ${s.samples.join('\n  ')}`);
   return s;

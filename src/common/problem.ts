@@ -3,6 +3,9 @@ import { QueryFailedError } from 'typeorm';
 import { RuleViolation } from '../domain/errors';
 import { ApiError, FieldError } from './api-error';
 import { ErrorCode, statusOf, titleOf } from './error-codes';
+import { isRetryable } from './retryable';
+
+export { isRetryable };
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -47,11 +50,6 @@ export function isDatabaseUnavailable(e: unknown): boolean {
 }
 
 /** 40001 serialization failure, 40P01 deadlock: the whole unit of work may be retried. */
-export function isRetryable(e: unknown): boolean {
-  const err = e as { code?: string; driverError?: { code?: string } };
-  const code = err?.driverError?.code ?? err?.code;
-  return code === '40001' || code === '40P01';
-}
 
 function fromQueryFailed(e: QueryFailedError): Problem | null {
   const code = (e.driverError as { code?: string })?.code;

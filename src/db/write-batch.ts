@@ -1,8 +1,7 @@
 import { EntityManager } from 'typeorm';
-import { prepared } from './prepared';
 
 /**
- * Writes of one command, sent to PostgreSQL together as one statement just before
+ * Writes of one command, sent to PostgreSQL together as one statement with the
  * COMMIT (data-modifying CTEs), instead of one round trip each. Every write of the
  * batch sees the snapshot the command started with, so only writes that nothing in the
  * same command reads back are deferred (inserts of new rows, guarded updates of rows
@@ -37,27 +36,30 @@ export async function defer(m: EntityManager, write: Write): Promise<void> {
   checkRows(write, rowsOf(res).length);
 }
 
-/** Sends every deferred write as one statement and checks the guarded ones. */
-export async function flushBatch(m: EntityManager): Promise<void> {
+/**
+ * Takes the command's deferred writes as one statement (data-modifying CTEs), or null
+ * when there are none. The guarded writes are checked inside the statement
+ * (bg_expect_rows raises, so the transaction cannot commit), which lets COMMIT travel
+ * in the same round trip (transaction.ts).
+ */
+export function takeBatch(m: EntityManager): { text: string; values: unknown[] } | null {
   const batch = batches.get(m) ?? [];
   batches.delete(m);
-  if (batch.length === 0) return;
-  if (batch.length === 1) {
-    const rows = await prepared(m, `${batch[0].sql} RETURNING 1`, batch[0].params);
-    checkRows(batch[0], rows.length);
-    return;
-  }
-  const params: unknown[] = [];
+  if (batch.length === 0) return null;
+  const values: unknown[] = [];
   const ctes = batch.map((w, i) => {
-    const offset = params.length;
-    params.push(...w.params);
-    const sql = w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    const offset = values.length;
+    values.push(...w.params);
+    const sql = offset === 0 ? w.sql : w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
     return `w${i} AS (${sql} RETURNING 1)`;
   });
-  const counts = batch.map((_, i) => `(SELECT count(*) FROM w${i})::int AS n${i}`).join(', ');
-  const [row] = await prepared(m, `WITH ${ctes.join(', ')} SELECT ${counts}`, params);
-  batch.forEach((w, i) => checkRows(w, row[`n${i}`] as number));
+  const checks = batch
+    .map((w, i) => (w.expectRows === undefined ? null : `bg_expect_rows((SELECT count(*) FROM w${i}), ${w.expectRows}, ${quote(w.what)})`))
+    .filter((c) => c !== null);
+  return { text: `WITH ${ctes.join(', ')} SELECT ${checks.length ? checks.join(', ') : '1'}`, values };
 }
+
+const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 function checkRows(w: Write, n: number): void {
   if (w.expectRows !== undefined && n !== w.expectRows) {

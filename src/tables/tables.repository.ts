@@ -119,9 +119,12 @@ export class TablesRepository {
   async lockForCommand(m: EntityManager, clubId: string, kind: TableKind, id: string, gameNo: number | null): Promise<{ t: TableEntity; session: SessionEntity | null; game: GameEntity | null } | null> {
     const rows = await prepared(
       m,
+      // Every lookup by its whole primary key (no join), so that a plan cached while a
+      // table was small never turns into a sequential scan. s and g are evaluated only
+      // for a table found, after its lock.
       `WITH t AS (SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE),
-            s AS (SELECT s.* FROM sessions s JOIN t ON s.club_id = t.club_id AND s.id = t.session_id FOR SHARE OF s),
-            g AS (SELECT g.* FROM games g JOIN t ON g.club_id = t.club_id AND g.table_id = t.id WHERE g.game_no = $4 FOR UPDATE OF g)
+            s AS (SELECT * FROM sessions WHERE club_id = $1 AND id = (SELECT session_id FROM t) FOR SHARE),
+            g AS (SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no = $4 FOR UPDATE)
        SELECT to_jsonb(t) AS t, (SELECT to_jsonb(s) FROM s) AS s, (SELECT to_jsonb(g) FROM g) AS g FROM t`,
       [clubId, id, kind, gameNo ?? 0],
     );

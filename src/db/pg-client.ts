@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { escapeLiteral } from 'pg';
+import { EntityManager, QueryFailedError } from 'typeorm';
+
+// The node-postgres client under a command, and the two ways a statement is sent on it:
+// protocol-level named statements (prepared.ts) and SQL-level PREPARE/EXECUTE, which can
+// share a round trip with BEGIN or COMMIT (transaction.ts).
+
+export interface PgResult {
+  rows: Array<Record<string, unknown>>;
+  rowCount: number | null;
+}
+
+/** The node-postgres client under a TypeORM query runner. */
+export interface PgClient {
+  query(q: { name: string; text: string; values: unknown[] }): Promise<PgResult>;
+  query(text: string): Promise<PgResult | PgResult[]>;
+}
+
+const names = new Map<string, string>();
+
+/** A stable statement name per SQL text. */
+export function nameOf(text: string, prefix: string): string {
+  const key = `${prefix}:${text}`;
+  let name = names.get(key);
+  if (!name) {
+    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (names.size < 5000) names.set(key, name);
+  }
+  return name;
+}
+
+/** The pg client of the manager's query runner, while it holds one. */
+export function clientOf(m: EntityManager): PgClient | undefined {
+  const qr = m.queryRunner as unknown as { databaseConnection?: PgClient; isReleased?: boolean } | undefined;
+  return qr && !qr.isReleased ? qr.databaseConnection : undefined;
+}
+
+/** A PostgreSQL error (it has a SQLSTATE) as TypeORM's QueryFailedError, so that every query's errors are answered alike. */
+export function asQueryFailed(e: unknown, text: string, values: unknown[]): unknown {
+  if (e && typeof e === 'object' && 'code' in e && typeof (e as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((e as { code: string }).code)) {
+    return new QueryFailedError(text, values, e as unknown as Error);
+  }
+  return e;
+}
+
+/** SQL-level prepared statements (PREPARE) made on each connection. */
+const sqlPrepared = new WeakMap<PgClient, Set<string>>();
+
+/**
+ * The name of `text` as an SQL-level prepared statement on this connection, made
+ * with PREPARE (one round trip) the first time. Such a statement can be EXECUTEd in
+ * a multi-statement simple query, with BEGIN or COMMIT in the same round trip.
+ */
+export async function sqlStatement(client: PgClient, text: string): Promise<string> {
+  const name = nameOf(text, 'bgs');
+  let made = sqlPrepared.get(client);
+  if (!made) sqlPrepared.set(client, (made = new Set()));
+  if (!made.has(name)) {
+    try {
+      await client.query(`PREPARE ${name} AS ${text}`);
+    } catch (e) {
+      throw asQueryFailed(e, text, []);
+    }
+    made.add(name);
+  }
+  return name;
+}
+
+/**
+ * `EXECUTE name(…)` with the values written as SQL literals, converted as
+ * node-postgres converts parameters; null when a value cannot travel as a literal
+ * (a NUL character: the caller then sends it as a parameter).
+ */
+export function executeText(name: string, values: unknown[]): string | null {
+  const literals: string[] = [];
+  for (const v of values) {
+    const lit = literal(v);
+    if (lit === null) return null;
+    literals.push(lit);
+  }
+  return literals.length ? `EXECUTE ${name}(${literals.join(', ')})` : `EXECUTE ${name}`;
+}
+
+function literal(v: unknown): string | null {
+  if (v === null || v === undefined) return 'NULL';
+  let text: string;
+  if (Buffer.isBuffer(v)) text = `\\x${v.toString('hex')}`;
+  else if (typeof v === 'string') text = v;
+  else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') text = String(v);
+  else if (v instanceof Date) text = v.toISOString();
+  else if (Array.isArray(v)) return arrayLiteral(v);
+  else text = JSON.stringify(v);
+  if (text.includes('\u0000')) return null;
+  return escapeLiteral(text);
+}
+
+/** A one-dimensional array of strings or numbers as an array literal ('{"a","b"}'). */
+function arrayLiteral(values: unknown[]): string | null {
+  const items: string[] = [];
+  for (const v of values) {
+    if (v === null || v === undefined) items.push('NULL');
+    else if (typeof v === 'number' || typeof v === 'bigint') items.push(String(v));
+    else if (typeof v === 'string') {
+      if (v.includes('\u0000')) return null;
+      items.push(`"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+    } else return null;
+  }
+  return escapeLiteral(`{${items.join(',')}}`);
+}
