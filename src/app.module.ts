@@ -1,14 +1,13 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
 import { ApiKeysRepository } from './clubs/api-keys.repository';
 import { ClubsController } from './clubs/clubs.controller';
 import { ClubsRepository } from './clubs/clubs.repository';
 import { ClubsService } from './clubs/clubs.service';
 import { AuthGuard } from './common/auth.guard';
 import { ProblemFilter } from './common/problem.filter';
+import { APP_LOGGER, AppLogger } from './common/logging';
 import { ResponseInterceptor } from './common/response.interceptor';
 import type { AppConfig } from './config';
 import { CONFIG, DATABASE_URL } from './config.provider';
@@ -49,6 +48,7 @@ import { StandingsService } from './standings/standings.service';
 export interface AppModuleOptions {
   config: AppConfig;
   databaseUrl: string;
+  logger: AppLogger;
   /** Build the module graph without connecting (OpenAPI generation). */
   offline?: boolean;
 }
@@ -59,22 +59,6 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot({
-          forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-          pinoHttp: {
-            level: o.config.logLevel,
-            customProps: (req: IncomingMessage) => {
-              const auth = (req as IncomingMessage & { auth?: { kind: string; clubId?: string; keyId?: string } }).auth;
-              return auth?.kind === 'key' ? { clubId: auth.clubId, apiKeyId: auth.keyId } : auth ? { operator: true } : {};
-            },
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            autoLogging: { ignore: (req: IncomingMessage) => req.url === '/health' },
-          },
-        }),
         TypeOrmModule.forRoot({
           ...dataSourceOptions({ url: o.databaseUrl, poolSize: o.config.dbPoolSize }),
           manualInitialization: o.offline === true,
@@ -102,6 +86,7 @@ export class AppModule {
       providers: [
         { provide: CONFIG, useValue: o.config },
         { provide: DATABASE_URL, useValue: o.databaseUrl },
+        { provide: APP_LOGGER, useValue: o.logger },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },

@@ -4,11 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { StrictValidationPipe } from './common/validation';
 import type { AppConfig } from './config';
 import { registerCors } from './common/cors';
+import { createLogger, logRequests, nestLogger } from './common/logging';
 import { clientErrorHandler, deeperThan, frameworkErrors, MAX_JSON_DEPTH, tooDeep } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
 
@@ -30,19 +30,13 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ config, databaseUrl, offline: opts.offline }), adapter, {
+  const logger = createLogger(config.logLevel);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ config, databaseUrl, logger, offline: opts.offline }), adapter, {
     logger: false,
     bodyParser: false,
     abortOnError: false,
   });
-  const logger = app.get(Logger);
-  // Nest's own chatter (route mapping at start) only at debug; warnings and errors always.
-  const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
-  app.useLogger(
-    verbose
-      ? logger
-      : { log: () => undefined, warn: (m: unknown, ...r: unknown[]) => logger.warn(m, ...r), error: (m: unknown, ...r: unknown[]) => logger.error(m, ...r), fatal: (m: unknown, ...r: unknown[]) => logger.fatal(m, ...r) },
-  );
+  app.useLogger(nestLogger(logger));
   app.useGlobalPipes(new StrictValidationPipe());
 
   const fastify = app.getHttpAdapter().getInstance();
@@ -59,6 +53,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
     reply.header('x-request-id', req.id);
   });
   registerCors(fastify, config.corsOrigins);
+  logRequests(fastify, logger);
   fastify.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');

@@ -1,13 +1,13 @@
-import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Logger } from 'nestjs-pino';
+import { APP_LOGGER, AppLogger } from './logging';
 import { PROBLEM_CONTENT_TYPE, render } from './problem';
 
 export function requestIdOf(req: FastifyRequest): string | undefined {
   return req.id as string | undefined;
 }
 
-export function sendProblem(e: unknown, req: FastifyRequest, reply: FastifyReply, logger?: Logger): void {
+export function sendProblem(e: unknown, req: FastifyRequest, reply: FastifyReply, logger?: AppLogger): void {
   const requestId = requestIdOf(req);
   const { problem, headers, internal } = render(e, requestId);
   if (internal !== undefined) {
@@ -21,7 +21,7 @@ export function sendProblem(e: unknown, req: FastifyRequest, reply: FastifyReply
 /** The one global filter: everything leaves as application/problem+json. */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
 
   catch(e: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();

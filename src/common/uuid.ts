@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /**
  * UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then random bits. Ids made by the
@@ -8,8 +8,25 @@ import { randomBytes } from 'node:crypto';
 let lastMs = 0;
 let seq = 0;
 
+/** Random bytes drawn 4 KiB at a time from the CSPRNG (one call per 256 ids, not one each). */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function random16(): Buffer {
+  if (poolAt + 16 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const b = Buffer.allocUnsafe(16);
+  pool.copy(b, 0, poolAt, poolAt + 16);
+  // Used bytes are wiped, so no id's randomness lingers in the pool.
+  pool.fill(0, poolAt, poolAt + 16);
+  poolAt += 16;
+  return b;
+}
+
 export function uuid7(now: number = Date.now()): string {
-  const b = randomBytes(16);
+  const b = random16();
   if (now <= lastMs) {
     seq = (seq + 1) & 0xfff;
     if (seq === 0) lastMs += 1;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { escapeLiteral } from 'pg';
 import { EntityManager, QueryFailedError } from 'typeorm';
 
 // The node-postgres client under a command, and the two ways a statement is sent on it:
@@ -92,7 +91,16 @@ function literal(v: unknown): string | null {
   else if (Array.isArray(v)) return arrayLiteral(v);
   else text = JSON.stringify(v);
   if (text.includes('\u0000')) return null;
-  return escapeLiteral(text);
+  return quote(text);
+}
+
+/**
+ * A string as an SQL literal: quotes doubled, and with backslashes the E'' form with
+ * them doubled too, so the literal means the same whatever standard_conforming_strings is.
+ */
+function quote(text: string): string {
+  const body = text.includes("'") ? text.replace(/'/g, "''") : text;
+  return text.includes('\\') ? ` E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
 }
 
 /** A one-dimensional array of strings or numbers as an array literal ('{"a","b"}'). */
@@ -106,5 +114,5 @@ function arrayLiteral(values: unknown[]): string | null {
       items.push(`"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
     } else return null;
   }
-  return escapeLiteral(`{${items.join(',')}}`);
+  return quote(`{${items.join(',')}}`);
 }
