@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -56,7 +57,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const embeddedPgPort = intVar(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535, problems);
   if (embeddedPgPort === 5432) problems.push('EMBEDDED_PG_PORT must not be 5432, where a system PostgreSQL may already listen');
   const idempotencyTtlHours = intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 30, problems);
-  const dbPoolSize = intVar(env, 'DB_POOL_SIZE', 10, 1, 200, problems);
+  // Twice the cores, at least 4 and at most 20: the app and PostgreSQL share the machine's
+  // cores, and more connections than that only add context switches (docs/performance.md).
+  const dbPoolSize = intVar(env, 'DB_POOL_SIZE', Math.min(20, Math.max(4, 2 * availableParallelism())), 1, 200, problems);
   // A guard against runaway clients, not a quota: 100,000 a minute (about 1,700 a second) per key.
   const rateLimit = intVar(env, 'RATE_LIMIT', 100_000, 0, 10_000_000, problems);
   const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems);

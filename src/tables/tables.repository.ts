@@ -43,7 +43,7 @@ const mapGame = (r: Row): GameEntity => ({
   players: uuidArray(r.players),
 });
 
-/** A row read back through to_jsonb: timestamps are text there. */
+/** A row read back through row_to_json: timestamps are text there. */
 function withDates(r: Row, fields: string[]): Row {
   const out = { ...r };
   for (const f of fields) if (typeof out[f] === 'string') out[f] = new Date(out[f] as string);
@@ -125,7 +125,7 @@ export class TablesRepository {
       `WITH t AS (SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE),
             s AS (SELECT * FROM sessions WHERE club_id = $1 AND id = (SELECT session_id FROM t) FOR SHARE),
             g AS (SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no = $4 FOR UPDATE)
-       SELECT to_jsonb(t) AS t, (SELECT to_jsonb(s) FROM s) AS s, (SELECT to_jsonb(g) FROM g) AS g FROM t`,
+       SELECT row_to_json(t) AS t, (SELECT row_to_json(s) FROM s) AS s, (SELECT row_to_json(g) FROM g) AS g FROM t`,
       [clubId, id, kind, gameNo ?? 0],
     );
     if (rows.length === 0) return null;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +33,13 @@ describe('loadConfig', () => {
       expect(problems).toMatch(/IDEMPOTENCY_TTL_HOURS must be a whole number from 24/);
       expect(problems).toMatch(/ADMIN_TOKEN is required/);
     }
+  });
+
+  it('sizes the connection pool by the cores (twice, 4 to 20) and caches API keys for 60 s unless told otherwise', () => {
+    const cores = availableParallelism();
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ dbPoolSize: Math.min(20, Math.max(4, 2 * cores)), apiKeyCacheSeconds: 60 });
+    expect(loadConfig({ DATA_DIR: dir, DB_POOL_SIZE: '7', API_KEY_CACHE_SECONDS: '0' })).toMatchObject({ dbPoolSize: 7, apiKeyCacheSeconds: 0 });
+    expect(() => loadConfig({ DATA_DIR: dir, API_KEY_CACHE_SECONDS: '3601' })).toThrow(/API_KEY_CACHE_SECONDS must be a whole number from 0 to 3600/);
   });
 
   it('limits 100,000 requests per key per minute and leaves CORS off unless told otherwise', () => {
