@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { CommandContext, UnitOfWork } from '../src/db/unit-of-work';
 import { dataSourceOptions } from '../src/db/data-source';
-import { clientOf } from '../src/db/pg-client';
+import { clientOf, MAX_SQL_STATEMENTS, PgClient, sqlStatement } from '../src/db/pg-client';
 import { prepared } from '../src/db/prepared';
 import { defer } from '../src/db/write-batch';
 import { cloneDatabase } from './support/app';
@@ -169,6 +169,28 @@ describe('one transaction per command, in two round trips', () => {
     await expect(refused).rejects.toThrow('refused by a rule');
     expect(await row(5)).toBeUndefined();
     expect(await row(500)).toBeUndefined();
+  });
+
+  it('keeps at most MAX_SQL_STATEMENTS prepared per connection, dropping the least recently used', async () => {
+    const qr = ds.createQueryRunner();
+    await qr.connect();
+    try {
+      const client = (qr as unknown as { databaseConnection: PgClient }).databaseConnection;
+      const texts = Array.from({ length: MAX_SQL_STATEMENTS + 10 }, (_, i) => `SELECT ${i} + $1::int AS n`);
+      const first = await sqlStatement(client, texts[0]);
+      for (const text of texts.slice(1)) {
+        await sqlStatement(client, text);
+        await sqlStatement(client, texts[0]); // used again and again: never the oldest
+      }
+      const [{ n }] = (await qr.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'bgs\\_%'`)) as Array<{ n: number }>;
+      expect(n).toBe(MAX_SQL_STATEMENTS);
+      expect(await qr.query(`EXECUTE ${first}(1)`)).toEqual([{ n: 1 }]);
+      // One that was dropped is made again when it is needed.
+      const again = await sqlStatement(client, texts[1]);
+      expect(await qr.query(`EXECUTE ${again}(1)`)).toEqual([{ n: 2 }]);
+    } finally {
+      await qr.release();
+    }
   });
 
   it('a value that cannot travel as a literal (NUL) is sent as a parameter: the same answer as ever, nothing written', async () => {

@@ -43,8 +43,15 @@ export function asQueryFailed(e: unknown, text: string, values: unknown[]): unkn
   return e;
 }
 
-/** SQL-level prepared statements (PREPARE) made on each connection. */
+/** SQL-level prepared statements (PREPARE) made on each connection, oldest first. */
 const sqlPrepared = new WeakMap<PgClient, Set<string>>();
+
+/**
+ * At most this many per connection: a command's batch has as many shapes as it has
+ * combinations of writes, so the oldest statement is deallocated to make room (in the
+ * same round trip as the new PREPARE) and a backend's memory stays bounded.
+ */
+export const MAX_SQL_STATEMENTS = 256;
 
 /**
  * The name of `text` as an SQL-level prepared statement on this connection, made
@@ -55,14 +62,23 @@ export async function sqlStatement(client: PgClient, text: string): Promise<stri
   const name = nameOf(text, 'bgs');
   let made = sqlPrepared.get(client);
   if (!made) sqlPrepared.set(client, (made = new Set()));
-  if (!made.has(name)) {
-    try {
-      await client.query(`PREPARE ${name} AS ${text}`);
-    } catch (e) {
-      throw asQueryFailed(e, text, []);
-    }
+  if (made.has(name)) {
+    // Most recently used last.
+    made.delete(name);
     made.add(name);
+    return name;
   }
+  const oldest = made.size >= MAX_SQL_STATEMENTS ? (made.values().next().value as string) : null;
+  try {
+    await client.query(`${oldest ? `DEALLOCATE ${oldest}; ` : ''}PREPARE ${name} AS ${text}`);
+  } catch (e) {
+    // Whether the DEALLOCATE ran or not, the oldest is no longer to be relied on.
+    if (oldest) made.delete(oldest);
+    // 42P05: made already (a DEALLOCATE that failed earlier left it): the name is the text's.
+    if ((e as { code?: string }).code !== '42P05') throw asQueryFailed(e, text, []);
+  }
+  if (oldest) made.delete(oldest);
+  made.add(name);
   return name;
 }
 
