@@ -66,6 +66,19 @@ export class Api {
     return ids;
   }
 
+  /**
+   * Scorer keys, one per tablet: each connection of a load sends with its own key, as a
+   * club's tablets do, so no single key nears the rate limit however fast the machine.
+   * @param {string} prefix
+   * @param {number} n
+   * @returns {Promise<string[]>} the tokens
+   */
+  async tabletKeys(prefix, n) {
+    const tokens = [];
+    for (let i = 1; i <= n; i++) tokens.push((await this.post('/v1/api-keys', { name: `${prefix} ${i}`, role: 'scorer' })).token);
+    return tokens;
+  }
+
   /** @param {string} name @param {number} [rakePercent=0] @returns {Promise<string>} the session id */
   async session(name, rakePercent = 0) {
     return (await this.post('/v1/sessions', { name, rakePercent })).id;

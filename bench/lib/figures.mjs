@@ -37,6 +37,7 @@ export async function recordGame({ api, pid, warmupMs, durationMs, connections =
     // The same whole game every time; serialised once.
     tables.push({ path: `/v1/money-games/${id}/games`, body: JSON.stringify({ actions: [double(a), take(b), finish(a)] }) });
   }
+  const tokens = await api.tabletKeys('Record game tablet', connections);
   const turn = new Array(connections).fill(0);
   const mine = Math.floor(tables.length / connections);
   const rss = sampleRss(pid);
@@ -51,7 +52,7 @@ export async function recordGame({ api, pid, warmupMs, durationMs, connections =
       durationMs,
       step: async (c, record) => {
         const t = tables[c + connections * (turn[c]++ % mine)];
-        record(await api.client.post(t.path, t.body, { token: api.token }));
+        record(await api.client.post(t.path, t.body, { token: tokens[c] }));
       },
     });
   } finally {
@@ -78,6 +79,7 @@ export async function recordAction({ api, warmupMs, durationMs, connections = 16
     const b = players[(2 * t + 1) % players.length];
     tables.push({ id: await api.moneyTable(session, a, b), a, b });
   }
+  const tokens = await api.tabletKeys('Record action tablet', connections);
   const turn = new Array(connections).fill(0);
   return runLoad({
     name: 'record_action',
@@ -87,13 +89,13 @@ export async function recordAction({ api, warmupMs, durationMs, connections = 16
     step: async (c, record) => {
       const t = tables[c + connections * (turn[c]++ % 2)];
       const base = `/v1/money-games/${t.id}/games`;
-      const started = await api.client.post(base, {}, { token: api.token });
+      const started = await api.client.post(base, {}, { token: tokens[c] });
       record(started, false);
       if (started.ok) {
         const gameNo = started.json().gameNo;
         let ok = true;
         for (const action of [double(t.a), take(t.b), finish(t.a)]) {
-          const r = await api.client.post(`${base}/${gameNo}/actions`, action, { token: api.token });
+          const r = await api.client.post(`${base}/${gameNo}/actions`, action, { token: tokens[c] });
           record(r);
           if (!r.ok) {
             ok = false;
@@ -127,6 +129,7 @@ export async function chouetteGame({ api, warmupMs, durationMs, connections = 16
   }
   const tables = chouettes.map(chouetteTable);
   const games = new Array(connections).fill(0);
+  const tokens = await api.tabletKeys('Chouette tablet', connections);
   const s = await runLoad({
     name: 'chouette_game',
     connections,
@@ -134,7 +137,7 @@ export async function chouetteGame({ api, warmupMs, durationMs, connections = 16
     durationMs,
     step: async (c, record) => {
       const { path, body, ok } = tables[c].next(games[c]++);
-      const r = await api.client.post(path, body, { token: api.token });
+      const r = await api.client.post(path, body, { token: tokens[c] });
       record(r);
       if (r.ok) ok?.();
       else await chouettes[c].resync(api);

@@ -54,6 +54,7 @@ export async function playWholeGames(api, tables, total, workers) {
   const played = { money: 0, chouette: 0 };
   /** @type {unknown} */
   let failure = null;
+  const tokens = await api.tabletKeys('Seeding tablet', workers);
   const loop = async (/** @type {number} */ w) => {
     const mine = tables.filter((_, i) => i % workers === w);
     const games = new Array(mine.length).fill(0);
@@ -62,7 +63,7 @@ export async function playWholeGames(api, tables, total, workers) {
       const t = turn % mine.length;
       const { path, body, ok } = mine[t].next(games[t]);
       try {
-        expectOk(await api.client.post(path, body, { token: api.token }));
+        expectOk(await api.client.post(path, body, { token: tokens[w] }));
       } catch (e) {
         if (failure === null) failure = e;
         return;
