@@ -16,15 +16,17 @@ export interface PgClient {
   query(text: string): Promise<PgResult | PgResult[]>;
 }
 
-const names = new Map<string, string>();
+/** Statement names per prefix, keyed by the SQL text itself (its hash is computed once per string). */
+const names = new Map<string, Map<string, string>>();
 
 /** A stable statement name per SQL text. */
 export function nameOf(text: string, prefix: string): string {
-  const key = `${prefix}:${text}`;
-  let name = names.get(key);
+  let byText = names.get(prefix);
+  if (!byText) names.set(prefix, (byText = new Map()));
+  let name = byText.get(text);
   if (!name) {
     name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    if (names.size < 5000) names.set(key, name);
+    if (byText.size < 5000) byText.set(text, name);
   }
   return name;
 }

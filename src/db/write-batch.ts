@@ -47,16 +47,70 @@ export function takeBatch(m: EntityManager): { text: string; values: unknown[] }
   batches.delete(m);
   if (batch.length === 0) return null;
   const values: unknown[] = [];
-  const ctes = batch.map((w, i) => {
-    const offset = values.length;
-    values.push(...w.params);
+  for (const w of batch) for (const v of w.params) values.push(v);
+  return { text: shapeText(batch), values };
+}
+
+/**
+ * The statement text of a batch, built once per shape (the same writes in the same
+ * order, with the same checks): a command's batch has few shapes, and the text is then
+ * the same string each time, so its prepared statement is found without rebuilding it.
+ */
+interface Shape {
+  next: Map<string, Shape>;
+  params?: number;
+  expectRows?: number;
+  what?: string;
+  text?: string;
+}
+
+const shapes: Shape = { next: new Map() };
+let shapeCount = 0;
+const MAX_SHAPES = 2000;
+
+function shapeText(batch: Write[]): string {
+  let node: Shape | undefined = shapes;
+  for (const w of batch) {
+    node = node.next.get(w.sql);
+    if (!node || !sameStep(node, w)) return buildText(batch);
+  }
+  return node.text ?? buildText(batch);
+}
+
+function buildText(batch: Write[]): string {
+  const ctes: string[] = [];
+  let offset = 0;
+  batch.forEach((w, i) => {
     const sql = offset === 0 ? w.sql : w.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    return `w${i} AS (${sql} RETURNING 1)`;
+    offset += w.params.length;
+    ctes.push(`w${i} AS (${sql} RETURNING 1)`);
   });
   const checks = batch
     .map((w, i) => (w.expectRows === undefined ? null : `bg_expect_rows((SELECT count(*) FROM w${i}), ${w.expectRows}, ${quote(w.what)})`))
     .filter((c) => c !== null);
-  return { text: `WITH ${ctes.join(', ')} SELECT ${checks.length ? checks.join(', ') : '1'}`, values };
+  const text = `WITH ${ctes.join(', ')} SELECT ${checks.length ? checks.join(', ') : '1'}`;
+  remember(batch, text);
+  return text;
+}
+
+const sameStep = (node: Shape, w: Write) => node.params === w.params.length && node.expectRows === w.expectRows && node.what === w.what;
+
+/** Files the text under its shape, unless the cache is full (then it is simply rebuilt next time). */
+function remember(batch: Write[], text: string): void {
+  let node = shapes;
+  for (const w of batch) {
+    let next = node.next.get(w.sql);
+    if (!next) {
+      if (shapeCount >= MAX_SHAPES) return;
+      shapeCount++;
+      next = { next: new Map(), params: w.params.length, expectRows: w.expectRows, what: w.what };
+      node.next.set(w.sql, next);
+    } else if (!sameStep(next, w)) {
+      return;
+    }
+    node = next;
+  }
+  node.text = text;
 }
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
