@@ -5,6 +5,7 @@ import { dataSourceOptions } from '../src/db/data-source';
 import { clientOf, MAX_SQL_STATEMENTS, PgClient, sqlStatement } from '../src/db/pg-client';
 import { prepared } from '../src/db/prepared';
 import { defer } from '../src/db/write-batch';
+import { Client } from 'pg';
 import { cloneDatabase } from './support/app';
 
 /**
@@ -15,10 +16,11 @@ import { cloneDatabase } from './support/app';
 describe('one transaction per command, in two round trips', () => {
   let ds: DataSource;
   let db: UnitOfWork;
+  let url: string;
   const ctx: CommandContext = { auth: { kind: 'operator' }, idempotency: null };
 
   beforeAll(async () => {
-    const { url } = await cloneDatabase();
+    ({ url } = await cloneDatabase());
     ds = new DataSource(dataSourceOptions({ url, poolSize: 1 }));
     await ds.initialize();
     await ds.query(`CREATE TABLE probe (id integer PRIMARY KEY, s text, j jsonb, a uuid[], b bytea, at timestamptz, n bigint, flag boolean, v integer NOT NULL DEFAULT 1)`);
@@ -191,6 +193,24 @@ describe('one transaction per command, in two round trips', () => {
     } finally {
       await qr.release();
     }
+  });
+
+  it('a read is one REPEATABLE READ transaction opened by one statement: every query sees the same snapshot', async () => {
+    await ds.query('INSERT INTO probe (id, n) VALUES (8, 1)');
+    const seen = await db.read(async (m) => {
+      const [iso] = await m.query('SHOW transaction_isolation');
+      const before = (await m.query('SELECT n FROM probe WHERE id = 8'))[0].n;
+      // Committed by another connection meanwhile (the pool has one: a separate client).
+      const other = new Client({ connectionString: url });
+      await other.connect();
+      await other.query('UPDATE probe SET n = 2 WHERE id = 8');
+      await other.end();
+      const after = (await m.query('SELECT n FROM probe WHERE id = 8'))[0].n;
+      return { iso: iso.transaction_isolation, before, after };
+    });
+    expect(seen).toEqual({ iso: 'repeatable read', before: '1', after: '1' });
+    expect((await row(8)).n).toBe('2');
+    await expect(ds.query('SAVEPOINT x')).rejects.toThrow(/only be used in transaction blocks/);
   });
 
   it('a value that cannot travel as a literal (NUL) is sent as a parameter: the same answer as ever, nothing written', async () => {

@@ -20,6 +20,8 @@ import { takeBatch } from './write-batch';
  */
 interface State {
   beginPending: boolean;
+  /** BEGIN, with the isolation level when it is not the default (READ COMMITTED). */
+  begin: string;
   client: PgClient;
 }
 
@@ -36,9 +38,9 @@ interface RunnerInternals {
 const internals = (qr: QueryRunner) => qr as unknown as RunnerInternals;
 
 /** Opens the command's transaction on a connected query runner; BEGIN is sent with its first statement. */
-export function beginLazily(qr: QueryRunner): void {
+export function beginLazily(qr: QueryRunner, isolation?: 'REPEATABLE READ'): void {
   const r = internals(qr);
-  const state: State = { beginPending: true, client: r.databaseConnection };
+  const state: State = { beginPending: true, begin: isolation ? `BEGIN ISOLATION LEVEL ${isolation}` : 'BEGIN', client: r.databaseConnection };
   states.set(qr, state);
   // TypeORM must see a transaction (it would otherwise open its own around a save).
   r.isTransactionActive = true;
@@ -47,7 +49,7 @@ export function beginLazily(qr: QueryRunner): void {
   r.query = (async (...args: unknown[]) => {
     if (state.beginPending) {
       state.beginPending = false;
-      await query('BEGIN');
+      await query(state.begin);
     }
     return query(...args);
   }) as QueryRunner['query'];
@@ -64,10 +66,10 @@ export async function withPendingBegin(m: EntityManager, client: PgClient, text:
   state.beginPending = false;
   try {
     if (exec === null) {
-      await client.query('BEGIN');
+      await client.query(state.begin);
       return undefined;
     }
-    const results = (await client.query(`BEGIN; ${exec}`)) as PgResult[];
+    const results = (await client.query(`${state.begin}; ${exec}`)) as PgResult[];
     return results[results.length - 1].rows;
   } catch (e) {
     throw asQueryFailed(e, text, values);
@@ -87,9 +89,9 @@ export async function commitLazily(qr: QueryRunner, m: EntityManager): Promise<v
       text = batch.text;
       const exec = executeText(await sqlStatement(state.client, batch.text), batch.values);
       if (exec !== null) {
-        await state.client.query(`${begin ? 'BEGIN; ' : ''}${exec}; COMMIT`);
+        await state.client.query(`${begin ? `${state.begin}; ` : ''}${exec}; COMMIT`);
       } else {
-        if (begin) await state.client.query('BEGIN');
+        if (begin) await state.client.query(state.begin);
         await state.client.query({ name: nameOf(batch.text, 'bg'), text: batch.text, values: batch.values });
         await state.client.query('COMMIT');
       }

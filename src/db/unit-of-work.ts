@@ -42,8 +42,21 @@ export class UnitOfWork {
   }
 
   /** A consistent read: every query of `work` sees the same snapshot (REPEATABLE READ). */
-  read<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.ds.manager.transaction('REPEATABLE READ', work);
+  async read<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    const qr = this.ds.createQueryRunner();
+    try {
+      await qr.connect();
+      // One statement opens it: BEGIN ISOLATION LEVEL REPEATABLE READ (transaction.ts).
+      beginLazily(qr, 'REPEATABLE READ');
+      const result = await work(qr.manager);
+      await commitLazily(qr, qr.manager);
+      return result;
+    } catch (e) {
+      await rollbackLazily(qr);
+      throw e;
+    } finally {
+      await qr.release().catch(() => undefined);
+    }
   }
 
   async command<T>(ctx: CommandContext, successStatus: number, work: (m: EntityManager) => Promise<T>): Promise<T | Replayed> {
