@@ -44,6 +44,19 @@ function alive(pid, name) {
   }
 }
 
+/** Sends a signal to a process group; false when the group is gone. */
+function signalGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Is any process of the group still alive? */
+const groupAlive = (pgid) => signalGroup(pgid, 0);
+
 /**
  * After the app has gone: if its embedded PostgreSQL is still up (the app was
  * killed before it could stop it), stop that server by the pid in its
@@ -88,16 +101,20 @@ function healthStatus(url) {
  * @param {string} [opts.dataDir]            the DATA_DIR, when the app runs embedded PostgreSQL
  * @param {string} [opts.label]              for progress messages
  * @param {number} [opts.timeoutMs]
+ * @param {boolean} [opts.npmStart]          run `npm start` (its build check included) instead of node itself
  * @returns {Promise<RunningApp>}
  */
-export async function startApp({ env, dataDir, label = 'app', timeoutMs = 120_000 }) {
+export async function startApp({ env, dataDir, label = 'app', timeoutMs = 120_000, npmStart = false }) {
   let out = '';
   const spawnedAt = now();
   // BENCH_NODE_ARGS: extra Node flags for the app, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // The same V8 flag as `npm start` (package.json): a smaller young generation keeps the
   // resident memory near 150 MB under load at no cost in throughput.
-  const proc = spawn(process.execPath, ['--max-semi-space-size=8', ...nodeArgs, MAIN], {
+  const [command, args] = npmStart
+    ? [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start', '--silent']]
+    : [process.execPath, ['--max-semi-space-size=8', ...nodeArgs, MAIN]];
+  const proc = spawn(command, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,7 +144,9 @@ export async function startApp({ env, dataDir, label = 'app', timeoutMs = 120_00
   const stop = onCleanup(`stop ${label} (pid ${pid})`, async () => {
     const crashed = exited && !outputShown;
     if (!exited) {
-      proc.kill('SIGTERM');
+      // npm start: the whole group (npm, its shell and the app) gets the signal.
+      if (npmStart) signalGroup(pid, 'SIGTERM');
+      else proc.kill('SIGTERM');
       if (!(await within(exit, 30_000))) {
         log(`${label} (pid ${pid}) did not stop within 30 s of SIGTERM: killing its process group`);
         try {
@@ -138,8 +157,13 @@ export async function startApp({ env, dataDir, label = 'app', timeoutMs = 120_00
         await within(exit, 5_000);
       }
     }
+    // npm may exit before the app has finished stopping: wait for the whole group.
+    if (npmStart) {
+      for (let i = 0; i < 300 && groupAlive(pid); i++) await sleep(100);
+      if (groupAlive(pid)) signalGroup(pid, 'SIGKILL');
+    }
     if (crashed) log(`${label} had exited by itself (status ${exitCode}); its last output:\n${out.slice(-4000)}`);
-    else if (exitCode !== 0 && !outputShown) log(`${label} exited with status ${exitCode} on SIGTERM (main.ts's own handler would exit 0)`);
+    else if (exitCode !== 0 && !outputShown && !npmStart) log(`${label} exited with status ${exitCode} on SIGTERM (main.ts's own handler would exit 0)`);
     if (dataDir) await stopStrayPostgres(join(dataDir, 'pg'));
   });
 
