@@ -5,7 +5,7 @@ import { CONFIG } from '../config.provider';
 import type { AppConfig } from '../config';
 import { Inject } from '@nestjs/common';
 import { ApiError } from './api-error';
-import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, sameSecret, secretMatches } from './auth';
+import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, secretMatcher, secretMatches } from './auth';
 import type { Role } from '../clubs/api-key.entity';
 import { ErrorCode } from './error-codes';
 import { RateLimiter } from '../guards/rate-limiter';
@@ -22,12 +22,17 @@ const unauthenticated = (detail: string) =>
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** The operator token's digest is computed once, not per request. */
+  private readonly isOperatorToken: (token: string) => boolean;
+
   constructor(
     private readonly reflector: Reflector,
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly limiter: RateLimiter,
     private readonly keys: ApiKeyCache,
-  ) {}
+  ) {
+    this.isOperatorToken = secretMatcher(config.adminToken);
+  }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<FastifyRequest & { auth?: Auth }>();
@@ -41,7 +46,7 @@ export class AuthGuard implements CanActivate {
     if (!m) throw unauthenticated('Send an API key as "Authorization: Bearer <token>".');
     const token = m[1];
 
-    if (sameSecret(token, this.config.adminToken)) {
+    if (this.isOperatorToken(token)) {
       if (access.kind !== 'operator') {
         throw new ApiError(ErrorCode.FORBIDDEN, 'The operator token only creates clubs; use a club API key here.');
       }

@@ -46,9 +46,13 @@ export const ClubKey = createParamDecorator((_: unknown, ctx: ExecutionContext):
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
-/** Constant-time comparison of two secrets of any length (compares their digests). */
-export function sameSecret(a: string, b: string): boolean {
-  return timingSafeEqual(sha256(a), sha256(b));
+/**
+ * Constant-time comparison with a secret known in advance, of any length (compares
+ * digests; the known secret's is computed once).
+ */
+export function secretMatcher(known: string): (candidate: string) => boolean {
+  const digest = sha256(known);
+  return (candidate) => timingSafeEqual(sha256(candidate), digest);
 }
 
 const TOKEN_RE = /^bgk_([0-9a-f]{32})([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
