@@ -46,11 +46,14 @@ export function beginLazily(qr: QueryRunner, isolation?: 'REPEATABLE READ'): voi
   r.isTransactionActive = true;
   r.transactionDepth = 1;
   const query = qr.query.bind(qr) as (...args: unknown[]) => Promise<unknown>;
+  // Every statement waits for BEGIN, even one sent while BEGIN is still on its way.
+  let begun: Promise<unknown> | null = null;
   r.query = (async (...args: unknown[]) => {
     if (state.beginPending) {
       state.beginPending = false;
-      await query(state.begin);
+      begun = query(state.begin);
     }
+    if (begun) await begun;
     return query(...args);
   }) as QueryRunner['query'];
 }
