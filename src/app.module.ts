@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysRepository } from './clubs/api-keys.repository';
 import { ClubsController } from './clubs/clubs.controller';
@@ -8,7 +8,6 @@ import { ClubsService } from './clubs/clubs.service';
 import { AuthGuard } from './common/auth.guard';
 import { ProblemFilter } from './common/problem.filter';
 import { APP_LOGGER, AppLogger } from './common/logging';
-import { ResponseInterceptor } from './common/response.interceptor';
 import type { AppConfig } from './config';
 import { CONFIG, DATABASE_URL } from './config.provider';
 import { dataSourceOptions } from './db/data-source';
@@ -89,7 +88,6 @@ export class AppModule {
         { provide: APP_LOGGER, useValue: o.logger },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
-        { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
         Db,
         ClubsRepository,
         ApiKeysRepository,

@@ -9,6 +9,7 @@ import { StrictValidationPipe } from './common/validation';
 import type { AppConfig } from './config';
 import { registerCors } from './common/cors';
 import { createLogger, logRequests, nestLogger } from './common/logging';
+import { registerResponseHooks } from './common/response-hooks';
 import { clientErrorHandler, deeperThan, frameworkErrors, MAX_JSON_DEPTH, tooDeep } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
 
@@ -54,6 +55,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   });
   registerCors(fastify, config.corsOrigins);
   logRequests(fastify, logger);
+  registerResponseHooks(fastify);
   fastify.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');

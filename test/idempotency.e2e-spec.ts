@@ -25,12 +25,27 @@ describe('Idempotency-Key (API.md Conventions)', () => {
     expect(again.text).toBe(first.text);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers.etag).toBe('"1"');
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+    expect(first.headers.etag).toBe('"1"');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
     // the same body with its keys in another order is the same request
     const reordered = await t.http().post('/v1/players').set(bearer(owner)).set('idempotency-key', 'k-ben').send({ name: 'Ben', nickname: 'B' });
     const same = await t.http().post('/v1/players').set(bearer(owner)).set('idempotency-key', 'k-ben').set('content-type', 'application/json').send('{"nickname":"B","name":"Ben"}');
     expect(same.text).toBe(reordered.text);
     expect(await players('Anna')).toBe(1);
     expect(await players('Ben')).toBe(1);
+  });
+
+  it('replays a 204 as a 204 with no body', async () => {
+    const key = (await t.http().post('/v1/api-keys').set(bearer(owner)).send({ name: 'Old tablet', role: 'scorer' })).body;
+    const first = await t.http().delete(`/v1/api-keys/${key.id}`).set(bearer(owner)).set('idempotency-key', 'k-revoke');
+    expect(first.status).toBe(204);
+    const again = await t.http().delete(`/v1/api-keys/${key.id}`).set(bearer(owner)).set('idempotency-key', 'k-revoke');
+    expect(again.status).toBe(204);
+    expect(again.text).toBe('');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['content-type']).toBeUndefined();
   });
 
   it('refuses the same key with a different body (422 IDEMPOTENCY_KEY_REUSED) and writes nothing', async () => {

@@ -91,8 +91,8 @@ export class ClubsService {
   }
 
   /** Revokes at once. The club's last working owner key cannot be revoked (it would lock the club out). */
-  async revokeKey(cmd: CommandContext, auth: KeyAuth, id: string): Promise<void> {
-    await this.db.command(cmd, 204, async (m) => {
+  async revokeKey(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
+    const done = await this.db.command(cmd, 204, async (m) => {
       const owners = await this.keys.lockActiveOwners(m, auth.clubId);
       const key = await this.keys.lock(m, auth.clubId, id);
       if (!key) throw notFound('API key');
@@ -105,6 +105,8 @@ export class ClubsService {
     });
     // Committed: this instance stops accepting the key before it answers (the others on the NOTIFY).
     this.keyCache.forget(auth.clubId, id);
+    // A replay is marked as one (Idempotent-Replayed); a fresh revoke answers no body.
+    return done instanceof Replayed ? done : undefined;
   }
 
   private async makeKey(m: Parameters<ApiKeysRepository['insert']>[0], clubId: string, name: string, role: Role, now: Date): Promise<CreatedApiKeyDto> {

@@ -1,0 +1,33 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Replayed } from '../db/unit-of-work';
+
+/**
+ * Sets `ETag: "<version>"` on every answer that carries a version, and answers a
+ * replayed idempotent request with the stored status and body, byte for byte.
+ *
+ * A Fastify preSerialization hook (it sees the handler's object before it is turned
+ * into JSON) rather than a Nest interceptor, so no request pays for an rxjs pipeline.
+ */
+export function registerResponseHooks(fastify: FastifyInstance): void {
+  fastify.addHook('preSerialization', (_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void) => {
+    if (payload instanceof Replayed) {
+      reply.status(payload.status).header('idempotent-replayed', 'true');
+      const version = versionOf(payload.body);
+      if (version !== null) reply.header('etag', `"${version}"`);
+      // The stored text itself, not a re-serialisation of it (a 204 sends no body anyway).
+      reply.serializer(() => payload.body);
+    } else if (payload && typeof payload === 'object' && Number.isInteger((payload as { version?: unknown }).version)) {
+      reply.header('etag', `"${(payload as { version: number }).version}"`);
+    }
+    done(null, payload);
+  });
+}
+
+function versionOf(body: string): number | null {
+  try {
+    const version = (JSON.parse(body) as { version?: unknown } | null)?.version;
+    return Number.isInteger(version) ? (version as number) : null;
+  } catch {
+    return null;
+  }
+}
