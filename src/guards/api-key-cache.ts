@@ -95,7 +95,7 @@ export class ApiKeyCache implements OnModuleDestroy {
     this.connecting = this.connect()
       .catch((e: unknown) => {
         this.log.warn(`API key cache off: cannot listen for revocations (${(e as Error).message}); retrying in 5 s`);
-        this.drop();
+        void this.drop();
         this.retryTimer = setTimeout(() => {
           this.retryTimer = null;
           if (!this.closed) this.listen();
@@ -116,7 +116,7 @@ export class ApiKeyCache implements OnModuleDestroy {
     });
     const lost = () => {
       if (this.listener !== client) return;
-      this.drop();
+      void this.drop();
       if (!this.closed) this.listen();
     };
     client.on('error', lost);
@@ -129,31 +129,24 @@ export class ApiKeyCache implements OnModuleDestroy {
     this.listening = true;
   }
 
-  /** The listener is gone: nothing cached may be trusted. */
-  private drop(): void {
+  /** The listener is gone: nothing cached may be trusted. Ends its connection. */
+  private drop(): Promise<void> {
     this.listening = false;
     this.generation++;
     this.entries.clear();
     const client = this.listener;
     this.listener = null;
-    client?.removeAllListeners('end');
-    client?.on('error', () => undefined);
-    client?.end().catch(() => undefined);
+    if (!client) return Promise.resolve();
+    client.removeAllListeners('end');
+    client.removeAllListeners('error');
+    client.on('error', () => undefined);
+    return client.end().catch(() => undefined);
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.connecting?.catch(() => undefined);
-    const client = this.listener;
-    this.listening = false;
-    this.listener = null;
-    this.entries.clear();
-    if (client) {
-      client.removeAllListeners('end');
-      client.removeAllListeners('error');
-      client.on('error', () => undefined);
-      await client.end().catch(() => undefined);
-    }
+    await this.drop();
   }
 }
