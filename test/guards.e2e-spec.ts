@@ -1,4 +1,4 @@
-import { bearer, newClub, startApp, startProcess, TestApp, RunningApp } from './support/app';
+import { bearer, newClub, startApp, anotherInstance, TestApp, RunningApp } from './support/app';
 import request from 'supertest';
 import { clubWith, double, finish, take } from './support/club';
 
@@ -10,7 +10,7 @@ describe('rate limits per API key', () => {
   beforeAll(async () => {
     // 5 requests per key per minute, so the test crosses the limit at once.
     t = await startApp({ RATE_LIMIT: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
-    second = await startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    second = await anotherInstance(t, { RATE_LIMIT: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
   });
   afterAll(async () => {
     await second.stop();
@@ -55,7 +55,7 @@ describe('rate limit leases across instances', () => {
 
   beforeAll(async () => {
     t = await startApp({ RATE_LIMIT: '300', RATE_LIMIT_WINDOW_SECONDS: '3600' });
-    second = await startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: '300', RATE_LIMIT_WINDOW_SECONDS: '3600' });
+    second = await anotherInstance(t, { RATE_LIMIT: '300', RATE_LIMIT_WINDOW_SECONDS: '3600' });
   });
   afterAll(async () => {
     await second.stop();
@@ -91,7 +91,7 @@ describe('revoking a key on one instance', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    second = await startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: '0' });
+    second = await anotherInstance(t, { RATE_LIMIT: '0' });
   });
   afterAll(async () => {
     await second.stop();
@@ -127,7 +127,7 @@ describe('audit record, CORS and club isolation', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    cors = await startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT: '0', CORS_ORIGINS: 'https://scores.example' });
+    cors = await anotherInstance(t, { RATE_LIMIT: '0', CORS_ORIGINS: 'https://scores.example' });
   });
   afterAll(async () => {
     await cors.stop();

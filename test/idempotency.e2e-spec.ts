@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { bearer, newClub, startApp, startProcess, TestApp } from './support/app';
+import { bearer, newClub, startApp, anotherInstance, TestApp } from './support/app';
 
 describe('Idempotency-Key (API.md Conventions)', () => {
   let t: TestApp;
@@ -117,7 +117,7 @@ describe('Idempotency-Key (API.md Conventions)', () => {
     await t.sql(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'k-old'`);
     await t.sql(`UPDATE idempotency_keys SET created_at = now() - interval '23 hours' WHERE key = 'k-recent'`);
     // The clean-up runs when an instance starts (and every 15 minutes).
-    const second = await startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+    const second = await anotherInstance(t);
     try {
       let keys: string[] = [];
       for (let i = 0; i < 40; i++) {

@@ -118,6 +118,11 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<T
   };
 }
 
+/** A second instance of the app on the same database and operator token (each with its own env). */
+export function anotherInstance(t: TestApp, env: Record<string, string> = {}): Promise<RunningApp> {
+  return startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+}
+
 /** Creates a club through the API and answers its id and owner token. */
 export async function newClub(t: TestApp, name = 'Test club', currency = 'USD'): Promise<{ clubId: string; owner: string }> {
   const res = await t.http().post('/v1/clubs').set('authorization', `Bearer ${t.adminToken}`).send({ name, currency });
