@@ -71,15 +71,14 @@ export async function sqlStatement(client: PgClient, text: string): Promise<stri
     return name;
   }
   const oldest = made.size >= MAX_SQL_STATEMENTS ? (made.values().next().value as string) : null;
+  // Whether the DEALLOCATE runs or not, the oldest is no longer to be relied on.
+  if (oldest) made.delete(oldest);
   try {
     await client.query(`${oldest ? `DEALLOCATE ${oldest}; ` : ''}PREPARE ${name} AS ${text}`);
   } catch (e) {
-    // Whether the DEALLOCATE ran or not, the oldest is no longer to be relied on.
-    if (oldest) made.delete(oldest);
     // 42P05: made already (a DEALLOCATE that failed earlier left it): the name is the text's.
     if ((e as { code?: string }).code !== '42P05') throw asQueryFailed(e, text, []);
   }
-  if (oldest) made.delete(oldest);
   made.add(name);
   return name;
 }

@@ -69,12 +69,21 @@ let shapeCount = 0;
 const MAX_SHAPES = 2000;
 
 function shapeText(batch: Write[]): string {
-  let node: Shape | undefined = shapes;
+  let node = shapes;
   for (const w of batch) {
-    node = node.next.get(w.sql);
-    if (!node || !sameStep(node, w)) return buildText(batch);
+    let next = node.next.get(w.sql);
+    if (!next) {
+      // A full cache: the text is simply built again each time.
+      if (shapeCount >= MAX_SHAPES) return buildText(batch);
+      shapeCount++;
+      next = { next: new Map(), params: w.params.length, expectRows: w.expectRows, what: w.what };
+      node.next.set(w.sql, next);
+    } else if (next.params !== w.params.length || next.expectRows !== w.expectRows || next.what !== w.what) {
+      return buildText(batch);
+    }
+    node = next;
   }
-  return node.text ?? buildText(batch);
+  return (node.text ??= buildText(batch));
 }
 
 function buildText(batch: Write[]): string {
@@ -88,29 +97,7 @@ function buildText(batch: Write[]): string {
   const checks = batch
     .map((w, i) => (w.expectRows === undefined ? null : `bg_expect_rows((SELECT count(*) FROM w${i}), ${w.expectRows}, ${quote(w.what)})`))
     .filter((c) => c !== null);
-  const text = `WITH ${ctes.join(', ')} SELECT ${checks.length ? checks.join(', ') : '1'}`;
-  remember(batch, text);
-  return text;
-}
-
-const sameStep = (node: Shape, w: Write) => node.params === w.params.length && node.expectRows === w.expectRows && node.what === w.what;
-
-/** Files the text under its shape, unless the cache is full (then it is simply rebuilt next time). */
-function remember(batch: Write[], text: string): void {
-  let node = shapes;
-  for (const w of batch) {
-    let next = node.next.get(w.sql);
-    if (!next) {
-      if (shapeCount >= MAX_SHAPES) return;
-      shapeCount++;
-      next = { next: new Map(), params: w.params.length, expectRows: w.expectRows, what: w.what };
-      node.next.set(w.sql, next);
-    } else if (!sameStep(next, w)) {
-      return;
-    }
-    node = next;
-  }
-  node.text = text;
+  return `WITH ${ctes.join(', ')} SELECT ${checks.length ? checks.join(', ') : '1'}`;
 }
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
