@@ -42,46 +42,26 @@ export class UnitOfWork {
   }
 
   /** A consistent read: every query of `work` sees the same snapshot (REPEATABLE READ). */
-  async read<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    const qr = this.ds.createQueryRunner();
-    try {
-      await qr.connect();
-      // One statement opens it: BEGIN ISOLATION LEVEL REPEATABLE READ (transaction.ts).
-      beginLazily(qr, 'REPEATABLE READ');
-      const result = await work(qr.manager);
-      await commitLazily(qr, qr.manager);
-      return result;
-    } catch (e) {
-      await rollbackLazily(qr);
-      throw e;
-    } finally {
-      await qr.release().catch(() => undefined);
-    }
+  read<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.transaction('REPEATABLE READ', work);
   }
 
   async command<T>(ctx: CommandContext, successStatus: number, work: (m: EntityManager) => Promise<T>): Promise<T | Replayed> {
     for (let attempt = 1; ; attempt++) {
-      const qr = this.ds.createQueryRunner();
       try {
-        await qr.connect();
-        // BEGIN and COMMIT share round trips with the command's own statements (transaction.ts).
-        beginLazily(qr);
-        const m = qr.manager;
-        openBatch(m);
-        if (ctx.idempotency) {
-          const prior = await this.claim(m, ctx);
-          if (prior) {
-            await rollbackLazily(qr);
-            return prior;
+        return await this.transaction(undefined, async (m) => {
+          openBatch(m);
+          if (ctx.idempotency) {
+            // A replay writes nothing: its transaction ends with the advisory lock released.
+            const prior = await this.claim(m, ctx);
+            if (prior) return prior;
           }
-        }
-        const result = await work(m);
-        await this.audit(m, ctx, successStatus);
-        if (ctx.idempotency) await this.remember(m, ctx, successStatus, JSON.stringify(result));
-        await commitLazily(qr, m);
-        return result;
+          const result = await work(m);
+          await this.audit(m, ctx, successStatus);
+          if (ctx.idempotency) await this.remember(m, ctx, successStatus, JSON.stringify(result));
+          return result;
+        });
       } catch (e) {
-        await rollbackLazily(qr);
         if (isRetryable(e)) {
           if (attempt < MAX_ATTEMPTS) {
             await sleep(5 * attempt + Math.floor(Math.random() * 10 * attempt));
@@ -92,9 +72,27 @@ export class UnitOfWork {
           });
         }
         throw e;
-      } finally {
-        await qr.release().catch(() => undefined);
       }
+    }
+  }
+
+  /**
+   * One transaction on a connection of its own: BEGIN and COMMIT share round trips with
+   * the statements of `work` (transaction.ts); anything thrown rolls it back.
+   */
+  private async transaction<T>(isolation: 'REPEATABLE READ' | undefined, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    const qr = this.ds.createQueryRunner();
+    try {
+      await qr.connect();
+      beginLazily(qr, isolation);
+      const result = await work(qr.manager);
+      await commitLazily(qr, qr.manager);
+      return result;
+    } catch (e) {
+      await rollbackLazily(qr);
+      throw e;
+    } finally {
+      await qr.release().catch(() => undefined);
     }
   }
 
