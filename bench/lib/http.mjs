@@ -171,29 +171,12 @@ export class Recorder {
 
 /**
  * The CPU time (user + system) a process has used so far, in ms, from /proc (Linux;
- * clock ticks of 10 ms); NaN when it cannot be read.
+ * clock ticks of 10 ms); NaN when it cannot be read, or when `comm` is given and the
+ * process has another name.
  * @param {number} pid
+ * @param {string} [comm]
  */
-export function cpuMs(pid) {
-  return ticksOf(pid);
-}
-
-/** The CPU time, in ms, of every process named postgres on the machine (the server and its backends). */
-export function postgresCpuMs() {
-  let sum = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const ms = ticksOf(Number(entry), 'postgres');
-    if (!Number.isNaN(ms)) sum += ms;
-  }
-  return sum;
-}
-
-/**
- * @param {number} pid
- * @param {string} [comm]  count the process only when its name is this
- */
-function ticksOf(pid, comm) {
+function cpuMs(pid, comm) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     if (comm !== undefined && stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) return NaN;
@@ -202,6 +185,17 @@ function ticksOf(pid, comm) {
   } catch {
     return NaN;
   }
+}
+
+/** The CPU time, in ms, of every process named postgres on the machine (the server and its backends). */
+function postgresCpuMs() {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const ms = cpuMs(Number(entry), 'postgres');
+    if (!Number.isNaN(ms)) sum += ms;
+  }
+  return sum;
 }
 
 /**
