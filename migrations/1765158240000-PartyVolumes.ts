@@ -10,6 +10,19 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * filled from data written before the bound may be beyond it; they are kept as they are
  * (a later write touching such a party is refused), and reads of such figures answer 422.
  */
+/** Each party's gross money per currency, computed from the whole ledger and every payment. */
+export const PARTY_VOLUMES_FROM_HISTORY = `
+      INSERT INTO party_volumes (club_id, party, currency, gross_minor)
+      SELECT club_id, party, currency, least(sum(amount), 9223372036854775807)::bigint FROM (
+        SELECT l.club_id, p.party, s.currency, CASE WHEN l.kind = 'void' THEN -l.amount_minor ELSE l.amount_minor END AS amount
+          FROM ledger_entries l JOIN sessions s ON s.club_id = l.club_id AND s.id = l.session_id
+         CROSS JOIN LATERAL (VALUES (l.from_party), (l.to_party)) AS p (party)
+        UNION ALL
+        SELECT y.club_id, p.party, s.currency, y.amount_minor
+          FROM payments y JOIN sessions s ON s.club_id = y.club_id AND s.id = y.session_id
+         CROSS JOIN LATERAL (VALUES (y.from_party), (y.to_party)) AS p (party)
+      ) x GROUP BY club_id, party, currency`;
+
 export class PartyVolumes1765158240000 implements MigrationInterface {
   name = 'PartyVolumes1765158240000';
 
@@ -23,17 +36,7 @@ export class PartyVolumes1765158240000 implements MigrationInterface {
         CONSTRAINT party_volumes_pk PRIMARY KEY (club_id, party, currency),
         CONSTRAINT party_volumes_club_fk FOREIGN KEY (club_id) REFERENCES clubs (club_id)
       )`);
-    await q.query(`
-      INSERT INTO party_volumes (club_id, party, currency, gross_minor)
-      SELECT club_id, party, currency, least(sum(amount), 9223372036854775807)::bigint FROM (
-        SELECT l.club_id, p.party, s.currency, CASE WHEN l.kind = 'void' THEN -l.amount_minor ELSE l.amount_minor END AS amount
-          FROM ledger_entries l JOIN sessions s ON s.club_id = l.club_id AND s.id = l.session_id
-         CROSS JOIN LATERAL (VALUES (l.from_party), (l.to_party)) AS p (party)
-        UNION ALL
-        SELECT y.club_id, p.party, s.currency, y.amount_minor
-          FROM payments y JOIN sessions s ON s.club_id = y.club_id AND s.id = y.session_id
-         CROSS JOIN LATERAL (VALUES (y.from_party), (y.to_party)) AS p (party)
-      ) x GROUP BY club_id, party, currency`);
+    await q.query(PARTY_VOLUMES_FROM_HISTORY);
     await q.query(`ALTER TABLE party_volumes ADD CONSTRAINT party_volumes_bound_ck CHECK (gross_minor <= 9007199254740991) NOT VALID`);
   }
 

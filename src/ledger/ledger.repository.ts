@@ -47,7 +47,7 @@ export async function addToVolumes(m: EntityManager, clubId: string, sessionId: 
     what: 'party volumes',
     sql: `INSERT INTO party_volumes (club_id, party, currency, gross_minor)
       SELECT s.club_id, v.party, s.currency, v.gross FROM (VALUES ${values}) AS v (party, gross)
-        JOIN sessions s ON s.club_id = $1 AND s.id = $2 ORDER BY v.party
+        JOIN sessions s ON s.club_id = $1 AND s.id = $2 ORDER BY v.party COLLATE "C"
       ON CONFLICT (club_id, party, currency) DO UPDATE SET gross_minor = party_volumes.gross_minor + excluded.gross_minor`,
     params,
   });
