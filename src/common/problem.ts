@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { RuleViolation } from '../domain/errors';
+import { AMOUNT_OUT_OF_RANGE, MAX_MINOR } from '../domain/money';
 import { ApiError, FieldError } from './api-error';
 import { ErrorCode, statusOf, titleOf } from './error-codes';
 import { isRetryable } from './retryable';
@@ -51,8 +52,21 @@ export function isDatabaseUnavailable(e: unknown): boolean {
 
 /** 40001 serialization failure, 40P01 deadlock: the whole unit of work may be retried. */
 
+/** The CHECK that keeps each party's gross money within 2^53 − 1 (R6.2, migrations/…-PartyVolumes). */
+const MONEY_BOUND_CONSTRAINT = 'party_volumes_bound_ck';
+
 function fromQueryFailed(e: QueryFailedError): Problem | null {
-  const code = (e.driverError as { code?: string })?.code;
+  const driver = e.driverError as { code?: string; constraint?: string; message?: string } | undefined;
+  const code = driver?.code;
+  // R6.2: a write that would take a party's money past 2^53 − 1, or a BIGINT sum of money overflowing.
+  if ((code === '23514' && driver?.constraint === MONEY_BOUND_CONSTRAINT) || (code === '22003' && /bigint out of range/.test(driver?.message ?? ''))) {
+    return problem(
+      422,
+      AMOUNT_OUT_OF_RANGE,
+      `This would take a party's money (its balance, nets and totals) past ±${MAX_MINOR} minor units, which cannot be kept exactly (R6.2); nothing was written.`,
+      { rule: 'R6.2' },
+    );
+  }
   switch (code) {
     case '23505':
       return problem(409, ErrorCode.CONFLICT, 'The request conflicts with a record that already exists.');

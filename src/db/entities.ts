@@ -4,6 +4,7 @@ import { IdempotencyKeyEntity, OperatorIdempotencyKeyEntity } from '../common/id
 import { PlayerEntity } from '../players/player.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
+import { PartyVolumeEntity } from '../ledger/party-volume.entity';
 import { SessionTotalEntity } from '../ledger/session-total.entity';
 import { PaymentEntity } from '../payments/payment.entity';
 import { AuditEntryEntity, RateLimitCounterEntity } from '../guards/guards.entities';
@@ -26,6 +27,7 @@ export const ENTITIES = [
   RateLimitCounterEntity,
   AuditEntryEntity,
   SessionTotalEntity,
+  PartyVolumeEntity,
   TeamEventEntity, TeamEventBoardEntity,
 ];
 

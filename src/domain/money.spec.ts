@@ -1,5 +1,5 @@
 import { RuleViolation } from './errors';
-import { AMOUNT_OUT_OF_RANGE, MAX_MINOR, addMinor, assertMinor, fromBigMinor, isSafeMinor, sumMinor } from './money';
+import { AMOUNT_OUT_OF_RANGE, MAX_MINOR, addMinor, assertMinor, fromBigMinor, grossDeltas, isSafeMinor, sumMinor } from './money';
 
 function refusal(fn: () => unknown): RuleViolation {
   try {
@@ -50,5 +50,35 @@ describe('R6.2 integer minor units (money helpers)', () => {
     expect(addMinor(2, 3)).toBe(5);
     expect(addMinor(MAX_MINOR, -MAX_MINOR)).toBe(0);
     expect(refusal(() => addMinor(MAX_MINOR, 1)).code).toBe(AMOUNT_OUT_OF_RANGE);
+  });
+});
+
+describe('R6.2 bound: gross money per party (grossDeltas)', () => {
+  it('adds |amount| to both parties of every transfer', () => {
+    const d = grossDeltas([
+      { from: 'a', to: 'b', amountMinor: 300 },
+      { from: 'b', to: 'house', amountMinor: 30 },
+    ]);
+    expect(d).toEqual(new Map([['a', 300n], ['b', 330n], ['house', 30n]]));
+  });
+
+  it('a reversal takes back what the transfer it reverses added, so a void leaves the gross as before', () => {
+    const game = [{ from: 'a', to: 'b', amountMinor: 300 }, { from: 'b', to: 'house', amountMinor: 30 }];
+    const voided = game.map((e) => ({ from: e.to, to: e.from, amountMinor: e.amountMinor, reverses: true }));
+    expect(grossDeltas(voided)).toEqual(new Map([['a', -300n], ['b', -330n], ['house', -30n]]));
+    expect(grossDeltas([...game, ...voided])).toEqual(new Map());
+  });
+
+  it('is exact past 2^53 − 1 (BigInt), so the bound can be checked without rounding', () => {
+    const d = grossDeltas([
+      { from: 'a', to: 'box', amountMinor: MAX_MINOR },
+      { from: 'c', to: 'box', amountMinor: MAX_MINOR },
+    ]);
+    expect(d.get('box')).toBe(2n * BigInt(MAX_MINOR));
+    expect(d.get('a')).toBe(BigInt(MAX_MINOR));
+  });
+
+  it('refuses an amount that is not a safe integer (R6.2)', () => {
+    expect(refusal(() => grossDeltas([{ from: 'a', to: 'b', amountMinor: 2 ** 53 }]))).toMatchObject({ code: AMOUNT_OUT_OF_RANGE, rule: 'R6.2' });
   });
 });

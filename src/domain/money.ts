@@ -59,3 +59,30 @@ export function sumMinor(values: Iterable<number>, field = 'amountMinor'): bigin
 export function addMinor(a: number, b: number, field = 'amountMinor'): number {
   return fromBigMinor(BigInt(assertMinor(a, field)) + BigInt(assertMinor(b, field)), field);
 }
+
+/** One transfer of money between two parties; `reverses` marks the reversal of an earlier one (a void). */
+export interface GrossMove {
+  readonly from: string;
+  readonly to: string;
+  readonly amountMinor: number;
+  readonly reverses?: boolean;
+}
+
+/**
+ * R6.2 bound: what `moves` add to each party's gross money (the sum of |amount| of every
+ * transfer it takes part in, on either side); a reversal takes back what the transfer
+ * it reverses added. Any balance, net, paid, received or outstanding figure of a party
+ * is at most its gross in size, so a gross kept within 2^53 − 1 keeps them all safe
+ * integers. Parties whose gross does not change are left out; exact (BigInt).
+ */
+export function grossDeltas(moves: Iterable<GrossMove>): Map<string, bigint> {
+  const out = new Map<string, bigint>();
+  for (const m of moves) {
+    const amount = BigInt(assertMinor(m.amountMinor));
+    const size = amount < 0n ? -amount : amount;
+    const delta = m.reverses ? -size : size;
+    for (const party of [m.from, m.to]) out.set(party, (out.get(party) ?? 0n) + delta);
+  }
+  for (const [party, d] of out) if (d === 0n) out.delete(party);
+  return out;
+}

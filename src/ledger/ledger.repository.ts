@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuid7 } from '../common/uuid';
 import { defer } from '../db/write-batch';
+import { AMOUNT_OUT_OF_RANGE, grossDeltas, GrossMove, MAX_MINOR } from '../domain/money';
+import { refuse } from '../domain/errors';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
 
 export interface NewEntry {
@@ -13,11 +15,42 @@ export interface NewEntry {
 
 type Row = Record<string, unknown>;
 
-/** Ledger amounts are BIGINT; they leave the database as safe integers or not at all. */
+/**
+ * Ledger amounts are BIGINT; they leave the database as safe integers or not at all: a
+ * figure beyond ±(2^53 − 1) (only in data written before the bound was kept, see
+ * addToVolumes) is refused as AMOUNT_OUT_OF_RANGE (422, R6.2) rather than rounded.
+ */
 export function minorFromDb(v: unknown): number {
   const n = Number(v);
-  if (!Number.isSafeInteger(n)) throw new Error(`amount ${String(v)} is beyond 2^53 - 1`);
+  if (!Number.isSafeInteger(n)) {
+    refuse(AMOUNT_OUT_OF_RANGE, 'R6.2', `A figure of this answer is beyond ±${MAX_MINOR} minor units, so it cannot be reported exactly (R6.2)`);
+  }
   return n;
+}
+
+/**
+ * R6.2 bound: adds `moves` to each party's gross money in the session's currency
+ * (party_volumes), as one write of the command's batch. The table's CHECK refuses a
+ * gross beyond 2^53 − 1, which fails the batch (nothing of the command is written) and
+ * is answered 422 AMOUNT_OUT_OF_RANGE. Rows are upserted in party order, like the
+ * session totals, so concurrent commands lock them in one order.
+ */
+export async function addToVolumes(m: EntityManager, clubId: string, sessionId: string, moves: GrossMove[]): Promise<void> {
+  const deltas = grossDeltas(moves);
+  if (deltas.size === 0) return;
+  const params: unknown[] = [clubId, sessionId];
+  const values = [...deltas.keys()]
+    .sort()
+    .map((party) => `($${params.push(party)}::text, $${params.push(deltas.get(party)!.toString())}::bigint)`)
+    .join(', ');
+  await defer(m, {
+    what: 'party volumes',
+    sql: `INSERT INTO party_volumes (club_id, party, currency, gross_minor)
+      SELECT s.club_id, v.party, s.currency, v.gross FROM (VALUES ${values}) AS v (party, gross)
+        JOIN sessions s ON s.club_id = $1 AND s.id = $2 ORDER BY v.party COLLATE "C"
+      ON CONFLICT (club_id, party, currency) DO UPDATE SET gross_minor = party_volumes.gross_minor + excluded.gross_minor`,
+    params,
+  });
 }
 
 const mapEntry = (r: Row): LedgerEntryEntity => ({
@@ -43,6 +76,7 @@ export class LedgerRepository {
   async post(m: EntityManager, clubId: string, sessionId: string, tableId: string, gameNo: number | null, entries: NewEntry[], at: Date, games?: { players: string[]; delta: number }): Promise<LedgerEntryEntity[]> {
     await this.addToTotals(m, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
     if (entries.length === 0) return [];
+    await addToVolumes(m, clubId, sessionId, entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })));
     const rows: LedgerEntryEntity[] = entries.map((e) => ({
       clubId,
       id: uuid7(),

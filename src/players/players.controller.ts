@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -49,6 +49,7 @@ export class PlayersController {
   })
   @ApiOkResponse({ type: PlayerDetailDto })
   @ApiProblem(404, 'No such player in this club (NOT_FOUND).')
+  @ApiProblem(422, MONEY_READ_422)
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Player')) id: string) {
     return this.stats.get(auth, id);
   }

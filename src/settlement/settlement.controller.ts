@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -65,6 +65,7 @@ export class SessionMoneyController {
   })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   @ApiProblem(406, 'Accept names none of application/json, text/csv, application/pdf (NOT_ACCEPTABLE).')
+  @ApiProblem(422, MONEY_READ_422)
   async statement(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     const type = negotiate(accept, STATEMENT_TYPES);
     if (!type) {
@@ -94,7 +95,7 @@ export class SessionMoneyController {
   })
   @ApiCreatedResponse({ type: PaymentDto })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
-  @ApiProblem(422, 'from and to are the same party, or a player is not in this club (SAME_PARTY, UNKNOWN_PLAYER; R6.6).')
+  @ApiProblem(422, `from and to are the same party, or a player is not in this club (SAME_PARTY, UNKNOWN_PLAYER; R6.6); or ${MONEY_WRITE_422}`)
   pay(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @sessionId() id: string, @Body() dto: CreatePaymentDto) {
     return this.settlement.recordPayment(cmd, auth, id, dto);
   }
@@ -121,6 +122,7 @@ export class BalancesController {
     description: 'net + paid − received over every session; positive: is owed. The house account appears as `"house"`. Every party with any entry or payment is listed, square ones too, unless `outstanding=true`.',
   })
   @ApiOkResponse({ type: BalancesDto })
+  @ApiProblem(422, MONEY_READ_422)
   balances(@ClubKey() auth: KeyAuth, @Query() q: BalancesQuery) {
     return this.settlement.balances(auth, q);
   }
@@ -133,6 +135,7 @@ export class BalancesController {
   })
   @ApiOkResponse({ type: PlayerStatementDto })
   @ApiProblem(404, 'No such player in this club (NOT_FOUND).')
+  @ApiProblem(422, MONEY_READ_422)
   playerStatement(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Player')) id: string, @Query() q: PlayerStatementQuery) {
     return this.settlement.playerStatement(auth, id.toLowerCase(), q);
   }

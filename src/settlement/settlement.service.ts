@@ -10,7 +10,7 @@ import { CommandContext, Db, Replayed } from '../db/db.service';
 import { refuse } from '../domain/errors';
 import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
-import { minorFromDb } from '../ledger/ledger.repository';
+import { addToVolumes, minorFromDb } from '../ledger/ledger.repository';
 import { PaymentEntity } from '../payments/payment.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { SessionsRepository } from '../sessions/sessions.repository';
@@ -172,6 +172,8 @@ export class SettlementService {
         createdAt: new Date(),
       };
       await this.repo.insertPayment(m, p);
+      // R6.2: the payment counts towards both parties' gross money (refused past 2^53 − 1).
+      await addToVolumes(m, auth.clubId, s.id, [{ from, to, amountMinor: dto.amountMinor }]);
       return mapPayment(p, s.currency);
     });
   }

@@ -60,8 +60,8 @@ export function currencyDigits(currency: string): number {
  * comma thousands separators: (1500, 2) → "15.00", (-5, 2) → "-0.05",
  * (123456, 0) → "123,456".
  */
-export function formatMinor(amountMinor: number, digits: number): string {
-  if (!Number.isSafeInteger(amountMinor)) throw new RangeError(`not a safe integer amount: ${amountMinor}`);
+export function formatMinor(amountMinor: number | bigint, digits: number): string {
+  if (typeof amountMinor === 'number' && !Number.isSafeInteger(amountMinor)) throw new RangeError(`not a safe integer amount: ${amountMinor}`);
   if (!Number.isInteger(digits) || digits < 0) throw new RangeError(`bad number of minor digits: ${digits}`);
   let value = BigInt(amountMinor);
   const negative = value < 0n;
@@ -294,19 +294,19 @@ class Layout {
 // The statement
 // ---------------------------------------------------------------------------
 
-/** Exact sum of minor amounts (BigInt); refuses a sum that is not a safe integer rather than round it. */
-function sumOf(values: Iterable<number>): number {
+/**
+ * Exact sum of minor amounts (BigInt), printed as it is: a column total of several
+ * parties may pass 2^53 − 1 even though each party's figure is within it (R6.2).
+ */
+function sumOf(values: Iterable<number | bigint>): bigint {
   let total = 0n;
   for (const v of values) total += BigInt(v);
-  if (total > BigInt(Number.MAX_SAFE_INTEGER) || total < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new RangeError(`total out of range: ${total}`);
-  }
-  return Number(total);
+  return total;
 }
 
 function draw(doc: Doc, s: Statement): void {
   const digits = currencyDigits(s.currency);
-  const money = (minor: number) => formatMinor(minor, digits);
+  const money = (minor: number | bigint) => formatMinor(minor, digits);
   const currency = clean(s.currency);
   const layout = new Layout(doc);
   const w = layout.width;

@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { UuidParam } from '../common/validators';
 import { renderSessionGamesCsv } from './session-games-csv';
@@ -31,6 +31,7 @@ export class StandingsController {
   })
   @ApiOkResponse({ type: StandingsDto })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
+  @ApiProblem(422, MONEY_READ_422)
   get(@ClubKey() auth: KeyAuth, @sessionId() id: string) {
     return this.standings.standings(auth, id);
   }

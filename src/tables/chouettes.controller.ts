@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -36,6 +36,7 @@ export class ChouettesController {
   @MinRole('viewer')
   @ApiOperation({ summary: 'List chouettes (filter by session, player, status)' })
   @ApiOkResponse({ type: ChouettePage })
+  @ApiProblem(422, MONEY_READ_422)
   list(@ClubKey() auth: KeyAuth, @Query() q: TableListQuery) {
     return this.chouettes.list(auth, q);
   }
@@ -44,6 +45,7 @@ export class ChouettesController {
   @MinRole('viewer')
   @ApiOperation({ summary: 'A chouette: box, partner, team line, nets after rake, games' })
   @ApiOkResponse({ type: ChouetteDto })
+  @ApiProblem(422, MONEY_READ_422)
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Chouette')) id: string) {
     return this.chouettes.get(auth, id);
   }

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -21,7 +21,7 @@ const gameNo = () =>
     }),
   );
 
-const RULE_422 = 'A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7).';
+const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with ${MONEY_WRITE_422}`;
 
 /**
  * The same game routes on every kind of table (API.md "Games and cube actions"):
@@ -93,7 +93,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `${path}_void` })
     @ApiOkResponse({ type: GameDto })
     @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
-    @ApiProblem(422, 'Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3).')
+    @ApiProblem(422, 'Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.')
     void(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: VoidDto) {
       return this.games.void(cmd, auth, kind, tableId, n, ifMatch, dto);
     }

@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -71,7 +71,7 @@ export class MatchesController {
   @MinRole('scorer')
   @ApiOperation({ summary: 'Award penalty points to a side between games (R3.6)', description: 'May end the match, make the next game the Crawford game, or forfeit the match.' })
   @ApiCreatedResponse({ type: MatchDto })
-  @ApiProblem(422, 'A game is in progress or the match is over (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2).')
+  @ApiProblem(422, `A game is in progress or the match is over (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2); or, when the penalty ends a staked match, ${MONEY_WRITE_422}`)
   penalty(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @Body() dto: PenaltyDto) {
     return this.tables.penalty(cmd, auth, id, dto);
   }
@@ -95,6 +95,7 @@ export class MoneyGamesController {
   @MinRole('viewer')
   @ApiOperation({ summary: 'List money-game tables (filter by session, player, status)' })
   @ApiOkResponse({ type: MoneyGamePage })
+  @ApiProblem(422, MONEY_READ_422)
   list(@ClubKey() auth: KeyAuth, @Query() q: TableListQuery) {
     return this.tables.listMoneyGames(auth, q);
   }
@@ -103,6 +104,7 @@ export class MoneyGamesController {
   @MinRole('viewer')
   @ApiOperation({ summary: 'A money-game table: nets after rake, games' })
   @ApiOkResponse({ type: MoneyGameDto })
+  @ApiProblem(422, MONEY_READ_422)
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Money game')) id: string) {
     return this.tables.getMoneyGame(auth, id);
   }

@@ -221,4 +221,25 @@ describe('renderStatementPdf', () => {
     expect(text[0]).toContain('Status: open');
     expect(text[0]).toContain('No payments recorded.');
   });
+  it('R6.2: prints column totals past 2^53 − 1 exactly (each party within the bound, their sum beyond it)', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const s = buildStatement({
+      ...input(
+        [
+          ['Anna', 0, 0],
+          ['Ben', 0, 0],
+          ['Cleo', 0, 0],
+          ['Dan', 0, 0],
+        ],
+        0,
+      ),
+      payments: [
+        { id: 'pay-1', from: 'p001', to: 'p002', amountMinor: max, note: null, at: '2025-03-14T23:40:00.000Z' },
+        { id: 'pay-2', from: 'p003', to: 'p004', amountMinor: max, note: null, at: '2025-03-14T23:41:00.000Z' },
+      ],
+    });
+    const { text } = pdfText(await renderStatementPdf(s));
+    // Paid and received: 2 × 9007199254740991 = 18014398509481982 cents; outstanding: 0.
+    expect(text[0]).toMatch(/Total 0\.00 180,143,985,094,819\.82 180,143,985,094,819\.82 0\.00/);
+  });
 });
