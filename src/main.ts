@@ -49,8 +49,10 @@ async function main(): Promise<void> {
   // DATABASE_URL); ours drains the app first, then stops the database, then exits 0.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // `on`, not `once`: a repeated signal (npm forwards the one a supervisor also sent to
+  // this process) must not fall back to the default action and kill us half-way.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   // Under `npm start`, npm waits on this process and forwards SIGINT/SIGTERM to it; should
   // npm itself be killed outright, nothing would stop us: being orphaned stops us instead.
   if (process.env.npm_lifecycle_event === 'start') {

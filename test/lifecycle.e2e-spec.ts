@@ -89,10 +89,11 @@ function runToEnd(env: Record<string, string>, timeoutMs = 90000): Promise<{ cod
 }
 
 /** `npm start` itself, in the repository, until it prints the URL it listens on. */
-function npmStart(env: Record<string, string>, timeoutMs = 120000): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
+function npmStart(env: Record<string, string>, detached = false, timeoutMs = 120000): Promise<{ proc: ChildProcess; url: string; output: () => string }> {
   return new Promise((resolve, reject) => {
     const proc = spawn('npm', ['start'], {
       cwd: ROOT,
+      detached,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -178,7 +179,12 @@ describe('starting and stopping on the embedded PostgreSQL', () => {
     expect(postmasterOf(pgDir)).toBe(postmaster);
     expect((await request(app.url).get('/health')).body).toEqual({ status: 'ok', database: 'up' });
 
-    expect(await app.stop('SIGTERM')).toBe(0);
+    // A signal repeated while shutting down (a supervisor and npm both sending it) changes nothing.
+    const stopped = exited(app.proc);
+    app.proc.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 50));
+    app.proc.kill('SIGTERM');
+    expect(await stopped).toEqual({ code: 0, signal: null });
     expect(postgresOf(pgDir)).toEqual([]);
   });
 
@@ -239,6 +245,19 @@ describe('starting and stopping on the embedded PostgreSQL', () => {
     npm2.proc.kill('SIGKILL');
     await exited(npm2.proc);
     expect(await until(() => !alive(app2) && !alive(postmaster2), 15000)).toBe(true);
+    expect(postgresOf(pgDir)).toEqual([]);
+
+    // A supervisor that signals the whole process group: npm, the app and PostgreSQL each get
+    // SIGTERM, and the app gets it twice (npm forwards it): still one clean stop.
+    const npm3 = await npmStart(env(dataDir, pgPort), true);
+    cleanup.unshift(() => alive(npm3.proc.pid!) && process.kill(-npm3.proc.pid!, 'SIGKILL'));
+    const postmaster3 = postmasterOf(pgDir);
+    const app3 = parentOf(postmaster3);
+    process.kill(-npm3.proc.pid!, 'SIGTERM');
+    const end3 = await exited(npm3.proc);
+    expect(end3.code).toBe(0);
+    expect(await until(() => !alive(app3) && !alive(postmaster3), 2000)).toBe(true);
+    expect(npm3.output()).toMatch(/SIGTERM: shutting down/);
     expect(postgresOf(pgDir)).toEqual([]);
   });
 

@@ -62,7 +62,7 @@ export async function startEmbeddedPostgres(
   // The data folder may not exist yet (the config makes it only to keep a generated token).
   await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
   await openAncestorsForTraversal(dirname(dir));
-  await stopLeftoverPostgres(dir, log);
+  await stopLeftoverPostgres(dir, (line) => console.warn(line));
   if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
   const start = () => explained(() => pg.start(), recent, `data in ${dir}, port ${port}`);
   await start();
