@@ -13,8 +13,10 @@ export interface AppConfig {
   /** null: run the embedded PostgreSQL under dataDir. */
   databaseUrl: string | null;
   adminToken: string;
-  /** true when the operator token was generated and stored under .data/. */
+  /** true only on the start that generated the operator token (and stored it in adminTokenFile). */
   adminTokenGenerated: boolean;
+  /** Where the generated operator token is kept; null when ADMIN_TOKEN is given. */
+  adminTokenFile: string | null;
   logLevel: LogLevel;
   dataDir: string;
   embeddedPgPort: number;
@@ -92,20 +94,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   let adminToken = env.ADMIN_TOKEN ?? '';
   let adminTokenGenerated = false;
+  let adminTokenFile: string | null = null;
   if (adminToken !== '' && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters long');
   if (adminToken === '') {
     if (databaseUrl !== null) {
       problems.push('ADMIN_TOKEN is required when DATABASE_URL is set (the operator token that creates clubs)');
     } else if (problems.length === 0) {
-      const file = join(dataDir, 'admin-token');
-      if (existsSync(file)) {
-        adminToken = readFileSync(file, 'utf8').trim();
+      adminTokenFile = join(dataDir, 'admin-token');
+      if (existsSync(adminTokenFile)) {
+        adminToken = readFileSync(adminTokenFile, 'utf8').trim();
       } else {
         mkdirSync(dataDir, { recursive: true });
         adminToken = `bgop_${randomBytes(32).toString('base64url')}`;
-        writeFileSync(file, `${adminToken}\n`, { mode: 0o600 });
+        writeFileSync(adminTokenFile, `${adminToken}\n`, { mode: 0o600 });
+        adminTokenGenerated = true;
       }
-      adminTokenGenerated = true;
     }
   }
 
@@ -116,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     adminToken,
     adminTokenGenerated,
+    adminTokenFile,
     logLevel,
     dataDir,
     embeddedPgPort,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createApp } from './app';
+import { describeError } from './common/describe-error';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { migrate } from './db/data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
@@ -48,8 +49,16 @@ async function main(): Promise<void> {
   // DATABASE_URL); ours drains the app first, then stops the database, then exits 0.
   process.removeAllListeners('SIGINT');
   process.removeAllListeners('SIGTERM');
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // `on`, not `once`: a repeated signal (npm forwards the one a supervisor also sent to
+  // this process) must not fall back to the default action and kill us half-way.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // Under `npm start`, npm waits on this process and forwards SIGINT/SIGTERM to it; should
+  // npm itself be killed outright, nothing would stop us: being orphaned stops us instead.
+  if (process.env.npm_lifecycle_event === 'start') {
+    const parent = process.ppid;
+    setInterval(() => process.ppid !== parent && void stop('npm exited'), 1000).unref();
+  }
 
   const applied = await migrate(url);
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
@@ -60,8 +69,11 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const lines: string[] = [];
+  // The token is shown once, on the start that generated it.
   if (config.adminTokenGenerated) {
-    lines.push(`Operator token (ADMIN_TOKEN, kept in ${join(config.dataDir, 'admin-token')}): ${config.adminToken}`);
+    lines.push(`Operator token (ADMIN_TOKEN, kept in ${config.adminTokenFile}): ${config.adminToken}`);
+  } else if (config.adminTokenFile !== null) {
+    lines.push(`Operator token: kept in ${config.adminTokenFile}`);
   }
   lines.push(`Backgammon club API listening on http://${shown}:${port}`);
   lines.push(`Interactive docs: http://${shown}:${port}/docs   OpenAPI: http://${shown}:${port}/openapi.json`);
@@ -78,6 +90,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  console.error('Failed to start:', e instanceof Error ? e.message : e);
+  console.error(`Failed to start: ${describeError(e)}`);
   process.exit(1);
 });

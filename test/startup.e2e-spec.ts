@@ -64,6 +64,9 @@ describe('npm start on the embedded PostgreSQL', () => {
       const again = await startProcess({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, 60000);
       running.push(again);
       expect(again.output()).not.toMatch(/Applied migrations/);
+      // The token was shown once, when it was made; later starts only say where it is kept.
+      expect(again.output()).toContain(`Operator token: kept in ${join(dataDir, 'admin-token')}`);
+      expect(again.output()).not.toContain(token);
       const key = club.body.apiKey.token;
       expect((await request(again.url).get('/v1/club').set('authorization', `Bearer ${key}`)).body.name).toBe('Embedded club');
       expect(await again.stop('SIGINT')).toBe(0);

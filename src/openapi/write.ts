@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     databaseUrl: 'postgres://offline/offline',
     adminToken: 'offline-openapi-generation',
     adminTokenGenerated: false,
+    adminTokenFile: null,
     logLevel: 'silent',
     dataDir: '.data',
     embeddedPgPort: 54329,

@@ -20,6 +20,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir }).adminToken).toBe(c.adminToken);
   });
 
+  it('marks the operator token as generated only on the start that made it, and says where it is kept', () => {
+    const file = join(dir, 'admin-token');
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ adminTokenGenerated: true, adminTokenFile: file });
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ adminTokenGenerated: false, adminTokenFile: file });
+    expect(loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-operator-token' })).toMatchObject({ adminTokenGenerated: false, adminTokenFile: null });
+  });
+
   it('reports every bad value at once', () => {
     try {
       loadConfig({ PORT: '70000', DATABASE_URL: 'nonsense', LOG_LEVEL: 'loud', IDEMPOTENCY_TTL_HOURS: '1', DATA_DIR: dir });
