@@ -598,13 +598,13 @@ async function verifyTable(m: Model, r: Real, t: TableM): Promise<void> {
       team: x.team.map((p) => name(m, p)),
       partner: x.partner === null ? null : name(m, x.partner),
     });
-    // While a game is in progress at a table with a partner rule, the partner it took at the
-    // start may or may not show yet: the seats are compared between games only.
-    const between = t.partnerFrom === null || !current(t);
-    expect({ table: t.no, nets: nameKeys(m, nonZero(nets)), seats: between ? seats(body) : null }).toEqual({
+    // While a game is in progress the table shows the seats it is played with (a partner
+    // taken at its start, R5.9); between games, the seats for the next one.
+    const shown = current(t)?.seatsAtStart ?? t.seats;
+    expect({ table: t.no, nets: nameKeys(m, nonZero(nets)), seats: seats(body) }).toEqual({
       table: t.no,
       nets: nameKeys(m, tableNets),
-      seats: between ? seats({ box: t.seats.box, captain: t.seats.line[0], team: t.seats.line, partner: t.seats.partner }) : null,
+      seats: seats({ box: shown.box, captain: shown.line[0], team: shown.line, partner: shown.partner }),
     });
   } else {
     const v = matchView(t);

@@ -24,12 +24,14 @@ import { beaver, clubWith, double, finish, pass, take } from './support/club';
  *   Chouette, 100/pt, no Jacoby, order Dan (box), Anna (captain), Cleo:
  *     g1 Dan doubles both cubes; Anna takes (2, hers), Cleo passes (pays Dan 1 × 100);
  *        the team wins a gammon: Dan pays Anna 2 × 2 × 100 = 400. winnerSide 1 (team).
+ *        Each member's game is his own cube's (R5.4, R5.5): Anna won (a gammon), Cleo lost
+ *        (a single, by her pass); Dan's cubes net him 1 − 4 = −3 points: he lost.
  *   Payment: Dan → Eve 50 (Eve is in the statement through it alone).
  *   Nets: Anna −100 − 200 + 400 = 100; Ben 100; Cleo 200 − 100 = 100; Dan 100 − 400 = −300; Eve 0.
  *   Finished games (played / won): Anna 4 + 2 + 1 = 7 / g1, g4, match g2, chouette = 4;
- *   Ben 4 / g2, g3 = 2; Cleo 2 + 1 = 3 / match g1, chouette = 2; Dan 1 / 0; Eve 0 / 0.
- *   Standings: Anna (100, 4) 1; Ben (100, 2) 2; Cleo (100, 2) 2 (tie, Ben first by name);
- *   Eve (0, 0) 4; Dan (−300, 0) 5.
+ *   Ben 4 / g2, g3 = 2; Cleo 2 + 1 = 3 / match g1 = 1; Dan 1 / 0; Eve 0 / 0.
+ *   Standings: Anna (100, 4) 1; Ben (100, 2) 2; Cleo (100, 1) 3; Eve (0, 0) 4;
+ *   Dan (−300, 0) 5.
  *
  * Session E (EUR): money Anna–Ben, 50/pt: Ben wins single: Anna pays 50.
  * No session: match Anna–Ben to 3: g1 Anna wins a gammon, 2-0, in progress.
@@ -43,8 +45,8 @@ import { beaver, clubWith, double, finish, pass, take } from './support/club';
  *   takes: money g3, chouette = 2; passes: money g2 = 1; beavers: money g4 = 1;
  *   matches: 1 finished (Cleo's; the no-session match is in progress), won 0;
  *   money: EUR −50, USD 100.
- * Cleo: games 3 (match 2, chouette 1), won 2 (match g1, chouette: she passed, but the
- *   team won); gammons won 1 (the chouette), lost 1 (match g2); takes 1 (match g1),
+ * Cleo: games 3 (match 2, chouette 1), won 1 (match g1; in the chouette she passed and
+ *   lost, though the team won); gammons won 0, lost 1 (match g2); takes 1 (match g1),
  *   passes 1 (chouette); matches 1, won 1 (by the penalty); money USD 100.
  * Ben: games 6, won 3 (g2, g3, EUR); gammons lost 3 (g1, g4, no-session), backgammons
  *   won 1; doubles 3 (g2, g3 redouble, g4), takes 3 (g1, g3, g4); no match finished;
@@ -161,13 +163,13 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
     });
   });
 
-  it('every statistic of Cleo: the match won by a penalty, the chouette won with the team after her pass', async () => {
+  it('every statistic of Cleo: the match won by a penalty, the chouette game lost by her pass (R5.4)', async () => {
     expect((await c.get(`/v1/players/${C}`)).body.stats).toEqual({
       matchesPlayed: 1,
       matchesWon: 1,
       gamesPlayed: 3,
-      gamesWon: 2,
-      gammonsWon: 1,
+      gamesWon: 1,
+      gammonsWon: 0,
       gammonsLost: 1,
       backgammonsWon: 0,
       backgammonsLost: 0,
@@ -216,7 +218,7 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
     expect((await other.get(`/v1/players/${other.ids.Zed}`)).body.stats).toEqual(zero);
   });
 
-  it('GET /v1/sessions/{id}/standings: by net, then games won; a tie shares its rank (1, 2, 2, 4, 5)', async () => {
+  it('GET /v1/sessions/{id}/standings: by net, then games won (1, 2, 3, 4, 5)', async () => {
     const res = await c.get(`/v1/sessions/${S}/standings`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -226,7 +228,7 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
       items: [
         { rank: 1, playerId: A, name: 'Anna', netMinor: 100, gamesPlayed: 7, gamesWon: 4 },
         { rank: 2, playerId: B, name: 'Ben', netMinor: 100, gamesPlayed: 4, gamesWon: 2 },
-        { rank: 2, playerId: C, name: 'Cleo', netMinor: 100, gamesPlayed: 3, gamesWon: 2 },
+        { rank: 3, playerId: C, name: 'Cleo', netMinor: 100, gamesPlayed: 3, gamesWon: 1 },
         { rank: 4, playerId: E, name: 'Eve', netMinor: 0, gamesPlayed: 0, gamesWon: 0 },
         { rank: 5, playerId: D, name: 'Dan', netMinor: -300, gamesPlayed: 1, gamesWon: 0 },
       ],
@@ -250,7 +252,7 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
     { tableKind: 'money', tableId: money, gameNo: 6, status: 'abandoned', players: [A, B], winnerSide: null, winners: [], result: null, endedBy: null, points: null, voidReason: null },
     { tableKind: 'match', tableId: match, gameNo: 1, status: 'finished', players: [A, C], winnerSide: 1, winners: [C], result: { winner: C, result: 'single', resigned: false }, endedBy: 'finish', points: 2, voidReason: null },
     { tableKind: 'match', tableId: match, gameNo: 2, status: 'finished', players: [A, C], winnerSide: 0, winners: [A], result: { winner: A, result: 'gammon', resigned: false }, endedBy: 'finish', points: 2, voidReason: null },
-    { tableKind: 'chouette', tableId: chouette, gameNo: 1, status: 'finished', players: [D, A, C], winnerSide: 1, winners: [A, C], result: { winner: A, result: 'gammon', resigned: false }, endedBy: 'finish', points: null, voidReason: null },
+    { tableKind: 'chouette', tableId: chouette, gameNo: 1, status: 'finished', players: [D, A, C], winnerSide: 1, winners: [A], result: { winner: A, result: 'gammon', resigned: false }, endedBy: 'finish', points: null, voidReason: null },
   ];
 
   it('GET /v1/sessions/{id}/games: finished, voided and abandoned games, paged, in progress left out', async () => {
@@ -314,7 +316,7 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
     const cells = (i: number) => rows[i].slice(2, 14);
     expect(cells(1)).toEqual(['2', 'finished', rows[1][4], rows[1][5], 'Anna / Ben', '1', 'Ben', '', '', 'pass', '1', '']);
     expect(cells(4)).toEqual(['5', 'voided', rows[4][4], rows[4][5], 'Anna / Ben', '0', 'Anna', 'single', 'false', 'finish', '2', 'wrong winner']);
-    expect(cells(8)).toEqual(['1', 'finished', rows[8][4], rows[8][5], 'Dan / Anna / Cleo', '1', 'Anna / Cleo', 'gammon', 'false', 'finish', '', '']);
+    expect(cells(8)).toEqual(['1', 'finished', rows[8][4], rows[8][5], 'Dan / Anna / Cleo', '1', 'Anna', 'gammon', 'false', 'finish', '', '']);
     expect(rows[8][0]).toBe('chouette');
   });
 

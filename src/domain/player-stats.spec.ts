@@ -1,4 +1,4 @@
-import { computePlayerStats, gameCounts, levelOf, PlayerStatsInput, sidesOf, StatsGame, StatsMatch, winnersOf } from './player-stats';
+import { computePlayerStats, gameCounts, levelOf, PlayerStatsInput, sidesOf, StatsCubeResult, StatsGame, StatsMatch, winnersOf } from './player-stats';
 
 const money = (a: string, b: string, g: Partial<StatsGame> = {}): StatsGame => ({
   kind: 'money',
@@ -17,6 +17,9 @@ const chouette = (box: string, partner: string | null, line: string[], g: Partia
   actions: [],
   ...g,
 });
+
+/** A member cube's result in a chouette game (R5.4, R5.5). */
+const cube = (member: string, winner: 'box' | 'member', points = 1, endedBy: 'pass' | 'finish' = 'finish'): StatsCubeResult => ({ member, winner, points, endedBy });
 
 const stats = (playerId: string, games: StatsGame[], matches: StatsMatch[] = [], sessionNets: PlayerStatsInput['sessionNets'] = []) =>
   computePlayerStats({ playerId, games, matches, sessionNets });
@@ -67,23 +70,68 @@ describe('player statistics (issue 2)', () => {
     });
 
     it('R5.9: in a chouette the box side is the box and his partner; the team is the line', () => {
-      const boxWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 0, result: { result: 'gammon' } });
-      const teamWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 1 });
+      const boxWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 0, result: { result: 'gammon' }, cubes: [cube('cap', 'box', 2), cube('m2', 'box', 2)] });
+      const teamWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 1, cubes: [cube('cap', 'member'), cube('m2', 'member')] });
       expect(sidesOf(boxWins)).toEqual([['box', 'par'], ['cap', 'm2']]);
       expect(stats('par', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsWon: 1 });
       expect(stats('box', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsWon: 1 });
       expect(stats('m2', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsLost: 1 });
     });
 
-    it('R5.4: a member who passed out of the game still wins or loses with the team', () => {
-      const g = chouette('box', null, ['cap', 'm2'], { winnerSide: 1, actions: [{ type: 'double', by: 'box' }, { type: 'pass', by: 'm2' }] });
-      expect(stats('m2', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 1, passes: 1 });
+    it('R5.4/R5.5: a member who passed a box double lost his game, though the team went on to win', () => {
+      // Box doubles every cube: Cap and M3 take (cube 2), M2 passes (pays 1). The team wins a single:
+      // Cap +2, M3 +2, M2 −1; the box −2 + 1 − 2 = −3 points: he lost too.
+      const g = chouette('box', null, ['cap', 'm2', 'm3'], {
+        winnerSide: 1,
+        actions: [{ type: 'double', by: 'box' }, { type: 'take', by: 'cap' }, { type: 'pass', by: 'm2' }, { type: 'take', by: 'm3' }, { type: 'finish' }],
+        cubes: [cube('cap', 'member', 2), cube('m2', 'box', 1, 'pass'), cube('m3', 'member', 2)],
+      });
+      expect(winnersOf(g)).toEqual(['cap', 'm3']);
+      expect(stats('m2', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 0, passes: 1 });
+      expect(stats('cap', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 1 });
       expect(stats('box', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 0, doubles: 1 });
+      expect(Object.fromEntries(gameCounts([g]))).toEqual({
+        box: { played: 1, won: 0 },
+        cap: { played: 1, won: 1 },
+        m2: { played: 1, won: 0 },
+        m3: { played: 1, won: 1 },
+      });
+    });
+
+    it('R5.4: a member whose double the box passed won his game, though the box beat the rest', () => {
+      // M2 doubles, the box passes (M2 +1); the box wins a single against Cap and M3 (+1 each):
+      // the box nets +1 point, so he and his partner won; M2 won too.
+      const g = chouette('box', 'par', ['cap', 'm2', 'm3'], {
+        winnerSide: 0,
+        cubes: [cube('cap', 'box'), cube('m2', 'member', 1, 'pass'), cube('m3', 'box')],
+      });
+      expect(winnersOf(g)).toEqual(['box', 'par', 'm2']);
+      expect(stats('m2', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 1 });
+      expect(stats('cap', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 0 });
+      expect(stats('par', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 1 });
+    });
+
+    it('R5.5: the box (and his partner) won or lost by his net in points over every cube; even, neither', () => {
+      // The box beats Cap's cube 4 and loses M2's cube 1 and M3's cube 2: +4 − 1 − 2 = +1.
+      const won = chouette('box', 'par', ['cap', 'm2', 'm3'], { winnerSide: 1, cubes: [cube('cap', 'box', 4, 'pass'), cube('m2', 'member'), cube('m3', 'member', 2)] });
+      // The box beats Cap's cube 2 and loses M2's cube 2: even.
+      const even = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 1, cubes: [cube('cap', 'box', 2, 'pass'), cube('m2', 'member', 2)] });
+      expect(winnersOf(won)).toEqual(['box', 'par', 'm2', 'm3']);
+      expect(winnersOf(even)).toEqual(['m2']);
+      expect(stats('box', [won, even])).toMatchObject({ gamesPlayed: 2, gamesWon: 1 });
+      expect(stats('par', [won, even])).toMatchObject({ gamesPlayed: 2, gamesWon: 1 });
+      expect(stats('cap', [won, even])).toMatchObject({ gamesPlayed: 2, gamesWon: 0 });
     });
 
     it('a chouette without a partner: the box side is the box alone', () => {
-      expect(winnersOf(chouette('box', null, ['cap', 'm2'], { winnerSide: 0 }))).toEqual(['box']);
-      expect(winnersOf(chouette('box', null, ['cap', 'm2'], { winnerSide: 1 }))).toEqual(['cap', 'm2']);
+      expect(winnersOf(chouette('box', null, ['cap', 'm2'], { winnerSide: 0, cubes: [cube('cap', 'box'), cube('m2', 'box')] }))).toEqual(['box']);
+      expect(winnersOf(chouette('box', null, ['cap', 'm2'], { winnerSide: 1, cubes: [cube('cap', 'member'), cube('m2', 'member')] }))).toEqual(['cap', 'm2']);
+    });
+
+    it('a chouette game without cube results (never finished) has no winner', () => {
+      const g = chouette('box', null, ['cap', 'm2'], { winnerSide: null, result: null, cubes: [] });
+      expect(winnersOf(g)).toEqual([]);
+      expect(stats('box', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 0 });
     });
   });
 
@@ -106,6 +154,29 @@ describe('player statistics (issue 2)', () => {
       expect(levelOf(g)).toBe('backgammon');
       expect(stats('ann', [g])).toMatchObject({ backgammonsWon: 1 });
       expect(stats('bob', [g])).toMatchObject({ backgammonsLost: 1 });
+    });
+
+    it('R1.3/R5.4: in a chouette a member who passed lost a single; the finish\'s level counts for the cubes it decided', () => {
+      // Box doubles; M2 passes (single), Cap and M3 take; the team wins a gammon at the finish.
+      // Box: −4 + 1 − 4 = −7 points, lost at the finish's level.
+      const g = chouette('box', null, ['cap', 'm2', 'm3'], {
+        winnerSide: 1,
+        result: { result: 'gammon', resigned: false },
+        cubes: [cube('cap', 'member', 4), cube('m2', 'box', 1, 'pass'), cube('m3', 'member', 4)],
+      });
+      expect(stats('m2', [g])).toMatchObject({ gamesWon: 0, gammonsWon: 0, gammonsLost: 0 });
+      expect(stats('cap', [g])).toMatchObject({ gamesWon: 1, gammonsWon: 1, gammonsLost: 0 });
+      expect(stats('box', [g])).toMatchObject({ gamesWon: 0, gammonsWon: 0, gammonsLost: 1 });
+      // The box wins by passes but loses the finish's gammon against the last cube: he won the
+      // game, and not by that gammon.
+      const mixed = chouette('box', null, ['cap', 'm2', 'm3'], {
+        winnerSide: 1,
+        result: { result: 'gammon', resigned: false },
+        cubes: [cube('cap', 'box', 4, 'pass'), cube('m2', 'box', 4, 'pass'), cube('m3', 'member', 2)],
+      });
+      expect(stats('box', [mixed])).toMatchObject({ gamesWon: 1, gammonsWon: 0, gammonsLost: 0 });
+      expect(stats('m3', [mixed])).toMatchObject({ gamesWon: 1, gammonsWon: 1 });
+      expect(stats('cap', [mixed])).toMatchObject({ gamesWon: 0, gammonsLost: 0 });
     });
 
     it('R1.3: a game ended by a pass is single', () => {
@@ -190,7 +261,7 @@ describe('player statistics (issue 2)', () => {
       const counts = gameCounts([
         money('ann', 'bob', { winnerSide: 0 }),
         money('ann', 'bob', { winnerSide: 1 }),
-        chouette('cid', 'dee', ['ann', 'eve'], { winnerSide: 0 }),
+        chouette('cid', 'dee', ['ann', 'eve'], { winnerSide: 0, cubes: [cube('ann', 'box'), cube('eve', 'box')] }),
         money('ann', 'bob', { winnerSide: null }),
       ]);
       expect(Object.fromEntries(counts)).toEqual({

@@ -13,14 +13,24 @@
  *   may be a pair, R3.7). In a chouette side 0 is the box side (the box and his
  *   partner, R5.9) and side 1 is the team (the line), as the game was seated at its
  *   start; `winnerSide` is 0 or 1 in the same sense (0 = box side won against the
- *   captain, see chouetteWinnerSide). A team member who passed a box double and was
- *   out of the game (R5.4) is still on the team: the game counts as won or lost with
- *   his side, whatever his own cube did.
+ *   captain, see chouetteWinnerSide).
  * - A game is won when the player is on the winning side, lost when on the other.
+ * - Chouettes (R5.4, R5.5): each member plays his own cube against the box, so his
+ *   game is his cube's: won when his cube won (the box passed his double, or his
+ *   side won the `finish` while his cube was in play), lost when it lost (he passed
+ *   a box double, or the box won the `finish`), whatever the rest of the team did.
+ *   The box plays every cube: his game is won when his cubes net him points
+ *   (Σ points won − Σ points lost, before stakes: R5.11 only prices each pair),
+ *   lost when they net him a loss, neither when even. His partner (R5.9) shares his
+ *   money, so he wins and loses with him. `cubes` carries each cube's result.
  * - Gammons and backgammons: the level of a game that ended by `finish`
  *   (`result.result`, R1.1); a resignation counts at the level resigned (R1.4); a
  *   game ended by a pass has no result and is single (R1.3). It is the level
  *   played, before Jacoby (R1.5) or `backgammonMultiplier` (R1.2) reduce its value.
+ *   In a chouette the level is that of how the player's own game was decided: a
+ *   member whose cube a pass decided won or lost a single; the box (and partner)
+ *   count the `finish`'s level only when the `finish` went the way of his game
+ *   (he won the game and the box side won the `finish`, or lost both).
  * - Cube actions: the actions of those games whose `by` is the player: `double`,
  *   `take`, `pass`, and `beaver`, where a raccoon (R2.5) counts as a beaver (both
  *   are instant redoubles that keep the cube). One double is one action however
@@ -44,6 +54,17 @@ export interface StatsChouetteSeats {
   readonly line: readonly PlayerId[];
 }
 
+/**
+ * One member cube's result in a finished chouette game (R5.4, R5.5): who won it, for
+ * how many points, and whether a pass or the `finish` decided it.
+ */
+export interface StatsCubeResult {
+  readonly member: PlayerId;
+  readonly winner: 'box' | 'member';
+  readonly points: number;
+  readonly endedBy: 'pass' | 'finish';
+}
+
 /** One action of a game's log, as stored; only `type` and `by` matter here. */
 export interface StatsAction {
   readonly type: string;
@@ -57,6 +78,8 @@ export interface StatsGame {
   readonly sides?: readonly [readonly PlayerId[], readonly PlayerId[]] | null;
   /** Chouettes: the seats the game was played with. */
   readonly seats?: StatsChouetteSeats | null;
+  /** Chouettes: each member cube's result, team order (empty when the game has none, e.g. abandoned). */
+  readonly cubes?: readonly StatsCubeResult[] | null;
   /** 0 or 1 (a chouette: 0 = box side, 1 = team); null when the game has no winner. */
   readonly winnerSide: number | null;
   /** Set when the game ended by `finish`; null after a pass. */
@@ -125,10 +148,72 @@ export function sideOfPlayer(sides: readonly [readonly PlayerId[], readonly Play
   return null;
 }
 
-/** Everyone on the winning side of a finished game (empty when it has no winner). */
-export function winnersOf(game: Pick<StatsGame, 'kind' | 'sides' | 'seats' | 'winnerSide'>): PlayerId[] {
-  if (game.winnerSide !== 0 && game.winnerSide !== 1) return [];
-  return sidesOf(game)[game.winnerSide];
+/** A player's result in one game: won, lost, or neither (no winner, an even chouette box, not seated). */
+export type GameOutcome = 'won' | 'lost' | null;
+
+type OutcomeGame = Pick<StatsGame, 'kind' | 'sides' | 'seats' | 'winnerSide' | 'cubes'>;
+
+/**
+ * R5.5: the box's net in points over his cubes (each cube's points to whoever won it);
+ * positive when the box came out ahead. Stakes (R5.11) are left out: they price the
+ * pairs, they do not change who won.
+ */
+export function boxPointsNet(cubes: readonly StatsCubeResult[]): number {
+  return cubes.reduce((net, c) => (c.winner === 'box' ? net + c.points : net - c.points), 0);
+}
+
+/**
+ * The player's result in a finished game. Match and money tables: his side's. A
+ * chouette (R5.4, R5.5): a member's is his own cube's; the box's and his partner's is
+ * the sign of the box's net in points over every cube (even: neither).
+ */
+export function outcomeOf(game: OutcomeGame, playerId: PlayerId): GameOutcome {
+  if (game.kind === 'chouette') {
+    const seats = game.seats;
+    const cubes = game.cubes ?? [];
+    if (!seats || cubes.length === 0) return null;
+    if (playerId === seats.box || playerId === seats.partner) {
+      const net = boxPointsNet(cubes);
+      return net > 0 ? 'won' : net < 0 ? 'lost' : null;
+    }
+    const own = cubes.find((c) => c.member === playerId);
+    if (!own) return null;
+    return own.winner === 'member' ? 'won' : 'lost';
+  }
+  const side = sideOfPlayer(sidesOf(game), playerId);
+  if (side === null || (game.winnerSide !== 0 && game.winnerSide !== 1)) return null;
+  return game.winnerSide === side ? 'won' : 'lost';
+}
+
+/**
+ * Everyone who won a finished game, in seat order (side 0, then side 1): the winning
+ * side at a match or money table; in a chouette every member whose own cube won, and
+ * the box and his partner when the box came out ahead (R5.4, R5.5). Empty when nobody won.
+ */
+export function winnersOf(game: OutcomeGame): PlayerId[] {
+  if (game.kind !== 'chouette') {
+    if (game.winnerSide !== 0 && game.winnerSide !== 1) return [];
+    return sidesOf(game)[game.winnerSide];
+  }
+  const [boxSide, team] = sidesOf(game);
+  return [...boxSide, ...team].filter((p) => outcomeOf(game, p) === 'won');
+}
+
+/**
+ * The level at which the player's game was won or lost (R1.1–R1.4): the game's level
+ * at a match or money table; in a chouette (R5.4) single for a member whose cube a
+ * pass decided, and for the box side the `finish`'s level only when the `finish` went
+ * the way of his game (otherwise single: passes decided it).
+ */
+function playerLevel(game: StatsGame, playerId: PlayerId, outcome: GameOutcome): ResultKind {
+  if (game.kind !== 'chouette' || outcome === null) return levelOf(game);
+  const seats = game.seats!;
+  if (playerId === seats.box || playerId === seats.partner) {
+    const finishWentHisWay = game.result !== null && (game.winnerSide === 0) === (outcome === 'won');
+    return finishWentHisWay ? levelOf(game) : 'single';
+  }
+  const own = (game.cubes ?? []).find((c) => c.member === playerId);
+  return own && own.endedBy === 'finish' ? levelOf(game) : 'single';
 }
 
 /** The level a game counts at: its `finish` result (resigned or not), single after a pass. */
@@ -168,11 +253,11 @@ export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
     const side = sideOfPlayer(sidesOf(game), playerId);
     if (side === null) continue;
     stats.gamesPlayed++;
-    const decided = game.winnerSide === 0 || game.winnerSide === 1;
-    const won = decided && game.winnerSide === side;
-    const lost = decided && game.winnerSide !== side;
+    const outcome = outcomeOf(game, playerId);
+    const won = outcome === 'won';
+    const lost = outcome === 'lost';
     if (won) stats.gamesWon++;
-    const level = levelOf(game);
+    const level = playerLevel(game, playerId, outcome);
     if (level === 'gammon') {
       if (won) stats.gammonsWon++;
       if (lost) stats.gammonsLost++;
@@ -205,7 +290,7 @@ export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
 }
 
 /** Games played and won per player over a set of finished games (a session's, for its standings). */
-export function gameCounts(games: readonly Pick<StatsGame, 'kind' | 'sides' | 'seats' | 'winnerSide'>[]): Map<PlayerId, { played: number; won: number }> {
+export function gameCounts(games: readonly OutcomeGame[]): Map<PlayerId, { played: number; won: number }> {
   const counts = new Map<PlayerId, { played: number; won: number }>();
   const entry = (p: PlayerId) => {
     let c = counts.get(p);

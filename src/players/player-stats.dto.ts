@@ -37,7 +37,7 @@ export class PlayerStatsDto {
 
   @ApiProperty({
     description:
-      'Games won: the player is on the winning side (`winnerSide`). A pair (R3.7) wins together. In a chouette the box side is the box and his partner (R5.9), the other side the whole team; a member who passed a box double (R5.4) wins or loses with the team all the same.',
+      'Games won: the player is on the winning side (`winnerSide`). A pair (R3.7) wins together. In a chouette each member\'s game is his own cube\'s (R5.4, R5.5): won when his cube won (the box passed his double, or his cube won at the finish), lost when he passed a box double or lost at the finish. The box wins when his cubes net him points (each cube\'s points, before stakes), loses when they net him a loss, neither when even; his partner (R5.9) wins and loses with him. Gammons count in a chouette only where the finish decided the player\'s own game.',
     example: 31,
   })
   gamesWon: number;

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { StatsAction, StatsChouetteSeats, StatsGame, StatsSessionNet, StatsTableKind } from '../domain/player-stats';
+import { ChouetteGameSetup, replayChouetteGame } from '../domain/chouette';
+import type { GameAction } from '../domain/game';
+import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, StatsSessionNet, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind } from '../domain/types';
 import { minorFromDb } from '../ledger/ledger.repository';
 import type { FinishedGameRow } from '../tables/engines';
@@ -17,6 +19,12 @@ type Sides = readonly [readonly string[], readonly string[]];
  */
 export const TABLE_SIDES_SQL = `CASE WHEN t.kind = 'chouette' THEN NULL
   ELSE coalesce(t.setup->'sides', jsonb_build_array(jsonb_build_array(t.setup->'players'->0), jsonb_build_array(t.setup->'players'->1))) END`;
+
+/**
+ * SQL for what replaying a chouette game needs besides its actions: the domain setup
+ * kept in the game's `setup` (null at other tables) and its automatic doubles.
+ */
+export const CHOUETTE_REPLAY_SQL = `CASE WHEN t.kind = 'chouette' THEN g.setup->'setup' END AS chouette_setup, g.automatic_doubles`;
 
 /** A finished game with what the statistics need of its table. */
 export interface StatsGameRow extends StatsGame {
@@ -44,7 +52,7 @@ export class PlayerStatsRepository {
   async finishedGames(m: EntityManager, clubId: string, playerId: string): Promise<StatsGameRow[]> {
     const rows: Row[] = await m.query(
       `SELECT g.table_id, g.game_no, t.kind, ${TABLE_SIDES_SQL} AS sides, g.setup->'seatsAtStart' AS seats,
-              g.winner_side, g.result, g.actions
+              g.winner_side, g.result, g.actions, ${CHOUETTE_REPLAY_SQL}
          FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
         WHERE g.club_id = $1
           AND g.table_id IN (SELECT tp.table_id FROM table_players tp WHERE tp.club_id = $1 AND tp.player_id = $2)
@@ -106,6 +114,18 @@ export function lowerSeats(seats: StatsChouetteSeats): StatsChouetteSeats {
   return { box: lower(seats.box), partner: seats.partner ? lower(seats.partner) : null, line: seats.line.map(lower) };
 }
 
+/**
+ * R5.4/R5.5: each member cube's result in a chouette game, from its action log replayed
+ * through the rules (a stored log was valid when recorded), ids in lower case. Empty
+ * for a game that did not finish (abandoned) or a row that is not a chouette's.
+ */
+export function chouetteCubeResults(r: Row, actions: unknown): StatsCubeResult[] {
+  const setup = (r.chouette_setup as ChouetteGameSetup | null) ?? null;
+  if (r.kind !== 'chouette' || !setup) return [];
+  const state = replayChouetteGame(setup, ((actions as GameAction[] | null) ?? []), (r.automatic_doubles as number | null) ?? 0);
+  return state.settlement.map((c) => ({ member: lower(c.member), winner: c.winner, points: c.points, endedBy: c.endedBy }));
+}
+
 /** A games row (joined to its table) as the statistics read it. */
 export function statsGameRow(r: Row): StatsGameRow {
   const kind = r.kind as StatsTableKind;
@@ -118,6 +138,7 @@ export function statsGameRow(r: Row): StatsGameRow {
     kind,
     sides: kind !== 'chouette' && sides ? lowerSides(sides) : null,
     seats: kind === 'chouette' && seats ? lowerSeats(seats) : null,
+    cubes: chouetteCubeResults(r, r.actions),
     winnerSide: (r.winner_side as number | null) ?? null,
     result: result && result.result ? result : null,
     actions: ((r.actions as StatsAction[] | null) ?? []).map((a) => ({ type: a.type, by: typeof a.by === 'string' ? lower(a.by) : null })),

@@ -16,7 +16,10 @@
  *   players     names joined by ` / `, side 0 first (a chouette: box, partner, then
  *               the team in line order)
  *   winnerSide  0 | 1 (a chouette: 0 = box side, 1 = team); empty when no winner
- *   winners     names of the winning side joined by ` / `; empty when no winner
+ *   winners     names of who won joined by ` / `; empty when no winner: the
+ *               winning side; in a chouette each member whose own cube won
+ *               (R5.4, R5.5: one who passed a box double lost) and the box and
+ *               partner when the box's cubes netted him points
  *   result      single | gammon | backgammon for a game ended by `finish`; empty
  *               after a pass and for an abandoned game
  *   resigned    true | false with a result (R1.4), else empty

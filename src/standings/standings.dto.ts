@@ -24,7 +24,7 @@ export class StandingDto {
 
   @ApiProperty({
     description:
-      'Of those, games won: on the winning side (a pair wins together; in a chouette the box side is the box and his partner, the other side the whole team, a member who passed out included).',
+      'Of those, games won: on the winning side (a pair wins together); in a chouette each member\'s game is his own cube\'s (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box\'s cubes net him points, lose when they net him a loss, neither when even (the `winners` of the session\'s games).',
     example: 7,
   })
   gamesWon: number;
@@ -88,7 +88,7 @@ export class SessionGameDto {
   })
   winnerSide: 0 | 1 | null;
 
-  @ApiProperty({ type: [String], description: 'The players of the winning side (empty without a winner).' })
+  @ApiProperty({ type: [String], description: 'Who won the game (empty without a winner): the winning side; in a chouette each member\'s game is his own cube\'s (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box\'s cubes net him points, lose when they net him a loss, neither when even. Side 0 first, then side 1.' })
   winners: string[];
 
   @ApiProperty({ type: SessionGameResultDto, nullable: true, description: 'How a `finish` ended it; null after a pass (R1.3) and for an abandoned game.' })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { StatsChouetteSeats, StatsGame, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind } from '../domain/types';
-import { lowerSeats, lowerSides, TABLE_SIDES_SQL } from '../players/player-stats.repository';
+import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, TABLE_SIDES_SQL } from '../players/player-stats.repository';
 
 type Row = Record<string, unknown>;
 type Sides = readonly [readonly string[], readonly string[]];
@@ -32,6 +32,7 @@ function mapRow(r: Row): SessionGameRow {
     // Ids in lower case, as the database keeps uuids (a scorer may have sent upper case).
     sides: kind !== 'chouette' && sides ? lowerSides(sides) : null,
     seats: kind === 'chouette' && seats ? lowerSeats(seats) : null,
+    cubes: chouetteCubeResults(r, r.chouette_actions),
     winnerSide: (r.winner_side as number | null) ?? null,
     result: result && result.result ? { winner: result.winner.toLowerCase(), result: result.result, resigned: result.resigned ?? false } : null,
     actions: [],
@@ -66,7 +67,8 @@ export class StandingsRepository {
     if (after) keyset = ` AND (g.table_id, g.game_no) > ($${params.push(after.tableId)}::uuid, $${params.push(after.gameNo)}::int)`;
     const rows: Row[] = await m.query(
       `SELECT g.table_id, g.game_no, t.kind, g.status, ${TABLE_SIDES_SQL} AS sides, g.setup->'seatsAtStart' AS seats,
-              g.winner_side, g.result, g.points, g.void_reason, g.started_at, g.ended_at
+              g.winner_side, g.result, g.points, g.void_reason, g.started_at, g.ended_at,
+              CASE WHEN t.kind = 'chouette' THEN g.actions END AS chouette_actions, ${CHOUETTE_REPLAY_SQL}
          FROM game_tables t JOIN games g ON g.club_id = t.club_id AND g.table_id = t.id
         WHERE t.club_id = $1 AND t.session_id = $2 AND g.status = ANY($3::text[])${keyset}
         ORDER BY g.table_id, g.game_no

@@ -144,7 +144,7 @@ export class ChouettePlayerDto {
 export class ChouetteDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
-  @ApiProperty({ format: 'uuid', description: 'The box (R5.2).' }) box: string;
+  @ApiProperty({ format: 'uuid', description: 'The box (R5.2). Box, partner, captain and team are the seats of the game in progress while one is (its partner taken at its start, R5.9), else the seats for the next game.' }) box: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The box\'s partner (R5.9), or null.' }) partner: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The captain (first of the line); null when the team is empty.' }) captain: string | null;
   @ApiProperty({ type: [String], items: { type: 'string', format: 'uuid' }, description: 'The team in line order, captain first (R5.7).' }) team: string[];

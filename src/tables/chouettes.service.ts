@@ -10,7 +10,7 @@ import { refuse } from '../domain/errors';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
-import { ChouetteTableSetup, ChouetteTableState, newChouette } from './engines';
+import { ChouetteTableSetup, ChouetteTableState, chouetteSeatsShown, newChouette, StoredChouetteGame } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { gameSummary } from './tables.service';
 import { newTableRow, TableEntity } from './table.entity';
@@ -101,8 +101,9 @@ export class ChouettesService {
 
   async dto(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<ChouetteDto> {
     const setup = t.setup as unknown as ChouetteTableSetup;
-    const { seats } = t.state as unknown as ChouetteTableState;
     const games = await this.tables.games(m, t.clubId, t.id);
+    const current = t.currentGameNo === null ? undefined : games.find((g) => g.gameNo === t.currentGameNo);
+    const seats = chouetteSeatsShown(t.state as unknown as ChouetteTableState, current ? (current.setup as unknown as StoredChouetteGame) : null);
     const nets = await this.ledger.tableNets(m, t.clubId, t.id);
     const seated = seatedPlayers(seats);
     const everyone = [...seated, ...(await this.tables.tablePlayers(m, t.clubId, t.id)).filter((p) => !seated.includes(p))];

@@ -229,6 +229,15 @@ export function chouetteWinnerSide(state: ChouetteGameState): SideIndex | null {
   return null;
 }
 
+/**
+ * The seats a chouette answers (R5.9, R6.3): while a game is in progress, the seats it
+ * is played with (its partner taken at its start, R5.9); between games, the table's.
+ * The table's state keeps the seats from before the game, so an abandon changes nothing.
+ */
+export function chouetteSeatsShown(state: ChouetteTableState, current: StoredChouetteGame | null): ChouetteSeats {
+  return current ? current.seatsAtStart : state.seats;
+}
+
 /** R5.7: the seats after a finished game. */
 export function chouetteSeatsAfter(game: StoredChouetteGame, state: ChouetteGameState, rules: ChouetteRules): ChouetteSeats {
   return rotateAfterGame(game.seatsAtStart, state.captainOutcome as CaptainOutcome, rules);
