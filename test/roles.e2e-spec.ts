@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,21 +201,23 @@ describe('the embedded default', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bgclub-roles-'));
     const pgPort = await freePort();
     const app = await startProcess({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, 90000);
-    let owner: Client | null = null;
+    let observer: Client | null = null;
     try {
-      const token = /Operator token \(ADMIN_TOKEN[^)]*\): (\S+)/.exec(app.output())?.[1];
-      expect((await request(app.url).post('/v1/clubs').set(bearer(token!)).send({ name: 'Embedded roles' })).status).toBe(201);
-      owner = await connect(`postgres://postgres:postgres@127.0.0.1:${pgPort}/bgclub`);
-      const users = await appBackendUsers(owner, 'bgclub');
-      expect(users).toHaveLength(1);
-      const r = await owner.query(
+      const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+      expect((await request(app.url).post('/v1/clubs').set(bearer(token)).send({ name: 'Embedded roles' })).status).toBe(201);
+      // pg_stat_activity and pg_roles are readable by any role: look as the app's login itself.
+      const password = readFileSync(join(dataDir, 'db-app-password'), 'utf8').trim();
+      observer = await connect(`postgres://bgclub_app_login:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/bgclub`);
+      const users = await appBackendUsers(observer, 'bgclub');
+      expect(users).toEqual(['bgclub_app_login']);
+      const r = await observer.query(
         `SELECT rolsuper, rolreplication, rolbypassrls, pg_has_role(rolname, 'bgclub_app', 'MEMBER') AS member FROM pg_roles WHERE rolname = $1`,
         [users[0]],
       );
       expect(r.rows).toEqual([{ rolsuper: false, rolreplication: false, rolbypassrls: false, member: true }]);
       expect(statSync(join(dataDir, 'db-app-password')).mode & 0o777).toBe(0o600);
     } finally {
-      await owner?.end().catch(() => undefined);
+      await observer?.end().catch(() => undefined);
       await app.stop('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     }
