@@ -6,6 +6,17 @@ import { SessionTotals1764892800000 } from './1764892800000-SessionTotals';
 import { TeamEvents1764979200000 } from './1764979200000-TeamEvents';
 import { WriteChecks1765065600000 } from './1765065600000-WriteChecks';
 import { PartyVolumes1765158240000 } from './1765158240000-PartyVolumes';
+import { AppRole1796169600000 } from './1796169600000-AppRole';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
-export const MIGRATIONS = [Skeleton1764547200000, Tables1764633600000, Settlement1764720000000, Guards1764806400000, SessionTotals1764892800000, TeamEvents1764979200000, WriteChecks1765065600000, PartyVolumes1765158240000];
+export const MIGRATIONS = [
+  Skeleton1764547200000,
+  Tables1764633600000,
+  Settlement1764720000000,
+  Guards1764806400000,
+  SessionTotals1764892800000,
+  TeamEvents1764979200000,
+  WriteChecks1765065600000,
+  PartyVolumes1765158240000,
+  AppRole1796169600000,
+];

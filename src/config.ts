@@ -10,8 +10,12 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export interface AppConfig {
   port: number;
   host: string;
-  /** null: run the embedded PostgreSQL under dataDir. */
+  /** The app's own connection (a member of bgclub_app); null: run the embedded PostgreSQL under dataDir. */
   databaseUrl: string | null;
+  /** The owner's connection, used only to run the migrations; null: migrate with databaseUrl. */
+  migrationDatabaseUrl: string | null;
+  /** Serve even when the app's database role is a superuser or may rewrite the ledger (not for production). */
+  allowPrivilegedDatabaseRole: boolean;
   adminToken: string;
   /** true only on the start that generated the operator token (and stored it in adminTokenFile). */
   adminTokenGenerated: boolean;
@@ -76,16 +80,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     }
   }
 
-  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : null;
-  if (databaseUrl !== null) {
+  const postgresUrl = (name: string): string | null => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
     try {
-      const u = new URL(databaseUrl);
+      const u = new URL(raw);
       if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
-        problems.push(`DATABASE_URL must be a postgres:// or postgresql:// URL (got protocol "${u.protocol}")`);
+        problems.push(`${name} must be a postgres:// or postgresql:// URL (got protocol "${u.protocol}")`);
       }
     } catch {
-      problems.push('DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)');
+      problems.push(`${name} is not a valid URL (expected postgres://user:password@host:port/database)`);
     }
+    return raw;
+  };
+  const databaseUrl = postgresUrl('DATABASE_URL');
+  const migrationDatabaseUrl = postgresUrl('MIGRATION_DATABASE_URL');
+  if (migrationDatabaseUrl !== null && databaseUrl === null) {
+    problems.push('MIGRATION_DATABASE_URL needs DATABASE_URL (the app\'s own connection); the embedded database sets up both roles itself');
+  }
+  const allowPrivileged = env.ALLOW_PRIVILEGED_DATABASE_ROLE ?? '';
+  if (!['', '0', '1'].includes(allowPrivileged)) {
+    problems.push(`ALLOW_PRIVILEGED_DATABASE_ROLE must be 0 or 1 (got "${allowPrivileged}")`);
   }
 
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
@@ -117,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
+    migrationDatabaseUrl,
+    allowPrivilegedDatabaseRole: allowPrivileged === '1',
     adminToken,
     adminTokenGenerated,
     adminTokenFile,

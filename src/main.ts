@@ -5,6 +5,7 @@ import { AppConfig, ConfigError, loadConfig } from './config';
 import { migrate } from './db/data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
 import { Db } from './db/db.service';
+import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';
 import { RateLimiter } from './guards/rate-limiter';
 
 async function main(): Promise<void> {
@@ -60,8 +61,15 @@ async function main(): Promise<void> {
     setInterval(() => process.ppid !== parent && void stop('npm exited'), 1000).unref();
   }
 
-  const applied = await migrate(url);
+  // The owner migrates; the app serves as a member of bgclub_app (README: Database roles).
+  const ownerUrl = embedded ? url : (config.migrationDatabaseUrl ?? url);
+  const applied = await migrate(ownerUrl).catch((e) => {
+    throw explainMigrationFailure(e, embedded !== null || config.migrationDatabaseUrl !== null);
+  });
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  if (embedded) url = await embeddedAppUrl(ownerUrl, config.dataDir);
+  const warning = await checkAppRole(url, config.allowPrivilegedDatabaseRole, embedded ? 'the embedded database' : 'DATABASE_URL');
+  if (warning) console.warn(warning);
 
   app = await createApp(config, url);
   await app.listen({ port: config.port, host: config.host });

@@ -132,10 +132,10 @@ class Relay {
 describe('database unreachable: 503, then recovery', () => {
   it('answers 503 DATABASE_UNAVAILABLE quickly while the database is gone, and recovers by itself', async () => {
     const db = await cloneDatabase();
-    const target = new URL(db.url);
+    const target = new URL(db.appUrl);
     const relay = new Relay({ host: target.hostname, port: Number(target.port) });
     const port = await relay.open();
-    const viaRelay = new URL(db.url);
+    const viaRelay = new URL(db.appUrl);
     viaRelay.port = String(port);
     const adminToken = 'relay-test-operator-token';
     const app = await startProcess({ DATABASE_URL: viaRelay.toString(), ADMIN_TOKEN: adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'fatal' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { migrate } from '../src/db/data-source';
+import { ensureAppLogin, withCredentials } from '../src/db/roles';
 import { bearer, cloneDatabase, RunningApp } from './support/app';
 import { double, finish, take } from './support/club';
 import { as, freePort, instance, pgClient, settle, sleep, tagged, waitFor } from './support/concurrency';
@@ -80,7 +81,9 @@ describe('the database stopped and restarted under load', () => {
     await admin.end();
     dbUrl = server.url(DB_NAME);
     await migrate(dbUrl);
-    app = await instance(dbUrl, ADMIN_TOKEN);
+    // The app serves as a member of bgclub_app, as everywhere.
+    await ensureAppLogin(dbUrl, 'bgtest_faults_app', 'faults-app-password');
+    app = await instance(withCredentials(dbUrl, 'bgtest_faults_app', 'faults-app-password'), ADMIN_TOKEN);
     const url = app.url;
 
     const club = await request(url).post('/v1/clubs').set(bearer(ADMIN_TOKEN)).send({ name: 'Faults club' });
@@ -325,7 +328,7 @@ describe('a connection lost between two queries of one command', () => {
     const db = await cloneDatabase();
     const name = `between-${process.pid}-${Date.now()}`;
     const token = 'between-queries-operator-token';
-    const app = await instance(tagged(db.url, name), token);
+    const app = await instance(tagged(db.appUrl, name), token);
     const holder = await pgClient(db.url);
     // Polls from outside the holder's transaction (pg_stat_activity is read once per transaction).
     const watch = await pgClient(db.url);

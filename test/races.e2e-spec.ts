@@ -105,7 +105,7 @@ describe('races: one winner, the state of a single scorer', () => {
     let other: Api;
 
     beforeAll(async () => {
-      second = await instance(t.dbUrl, t.adminToken);
+      second = await instance(t.appDbUrl, t.adminToken);
       other = as(second.url, c.owner);
     });
     afterAll(() => second?.stop());
@@ -210,7 +210,7 @@ describe('races: one winner, the state of a single scorer', () => {
       const { session, id } = await freshTable();
       const key = { 'idempotency-key': `crash-${id}` };
       const name = `crash-${process.pid}-${Date.now()}`;
-      const doomed = await instance(tagged(t.dbUrl, name), t.adminToken);
+      const doomed = await instance(tagged(t.appDbUrl, name), t.adminToken);
       const holder: Client = await pgClient(t.dbUrl);
       let sent: Promise<{ res?: Res; error?: Error }> | undefined;
       try {
@@ -256,7 +256,7 @@ describe('races: one winner, the state of a single scorer', () => {
       expect(await t.sql(`SELECT 1 FROM games WHERE table_id = $1`, [id])).toEqual([]);
       expect(await t.sql(`SELECT 1 FROM ledger_entries WHERE table_id = $1`, [id])).toEqual([]);
 
-      const revived = await instance(t.dbUrl, t.adminToken);
+      const revived = await instance(t.appDbUrl, t.adminToken);
       try {
         const api = as(revived.url, c.owner);
         const retry = await api.post(`/v1/money-games/${id}/games`, batch(), key);

@@ -15,6 +15,8 @@ describe('retrying the whole unit of work on 40001/40P01', () => {
     ({ owner } = await newClub(t));
     await t.sql(`CREATE SEQUENCE attempts_flaky`);
     await t.sql(`CREATE SEQUENCE attempts_doomed`);
+    // The trigger runs as the app's role (a member of bgclub_app), not as this owner.
+    await t.sql(`GRANT USAGE ON SEQUENCE attempts_flaky, attempts_doomed TO bgclub_app`);
     await t.sql(`
       CREATE FUNCTION inject_failures() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

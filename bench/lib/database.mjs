@@ -62,5 +62,8 @@ export async function serverStore(adminUrl) {
   });
   const shown = new URL(url);
   if (shown.password) shown.password = '***';
-  return { description: `database ${name} on ${shown.host} (${shown})`, env: { DATABASE_URL: url.toString() }, dispose };
+  // A scratch database on an administrator's URL: the app may serve as that role here
+  // (the embedded default runs it as its unprivileged bgclub_app_login).
+  const env = { DATABASE_URL: url.toString(), ALLOW_PRIVILEGED_DATABASE_ROLE: '1' };
+  return { description: `database ${name} on ${shown.host} (${shown})`, env, dispose };
 }

@@ -13,6 +13,8 @@ async function main(): Promise<void> {
     port: 0,
     host: '127.0.0.1',
     databaseUrl: 'postgres://offline/offline',
+    migrationDatabaseUrl: null,
+    allowPrivilegedDatabaseRole: false,
     adminToken: 'offline-openapi-generation',
     adminTokenGenerated: false,
     adminTokenFile: null,

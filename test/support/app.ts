@@ -3,12 +3,21 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
+import { withCredentials } from '../../src/db/roles';
 
 const ROOT = join(__dirname, '..', '..');
 export const MAIN = join(ROOT, 'dist', 'src', 'main.js');
 
-/** A fresh database cloned from the migrated template (retried while the template is busy). */
-export async function cloneDatabase(): Promise<{ name: string; url: string }> {
+/** The same database as the owner's `url`, as the run's app login (a member of bgclub_app). */
+export function appUrlFor(url: string): string {
+  return withCredentials(url, process.env.TEST_PG_APP_USER!, process.env.TEST_PG_APP_PASSWORD!);
+}
+
+/**
+ * A fresh database cloned from the migrated template (retried while the template is busy):
+ * `url` is the owner's connection (for tests' setup and checks), `appUrl` the app's.
+ */
+export async function cloneDatabase(): Promise<{ name: string; url: string; appUrl: string }> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL!;
   const name = `bgtest_${process.env.TEST_RUN_ID}_${randomBytes(5).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
@@ -28,7 +37,7 @@ export async function cloneDatabase(): Promise<{ name: string; url: string }> {
   }
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
-  return { name, url: u.toString() };
+  return { name, url: u.toString(), appUrl: appUrlFor(u.toString()) };
 }
 
 export interface RunningApp {
@@ -81,7 +90,10 @@ export function startProcess(env: Record<string, string>, timeoutMs = 30000): Pr
 export interface TestApp {
   url: string;
   adminToken: string;
+  /** The owner's connection (the tests' own queries). */
   dbUrl: string;
+  /** The app's connection (DATABASE_URL): a login role in bgclub_app. */
+  appDbUrl: string;
   http: () => ReturnType<typeof request>;
   sql: <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
   app: RunningApp;
@@ -93,7 +105,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<T
   const db = await cloneDatabase();
   const adminToken = `test-operator-${randomBytes(12).toString('hex')}`;
   const app = await startProcess({
-    DATABASE_URL: db.url,
+    DATABASE_URL: db.appUrl,
     ADMIN_TOKEN: adminToken,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -108,6 +120,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<T
     url: app.url,
     adminToken,
     dbUrl: db.url,
+    appDbUrl: db.appUrl,
     http: () => request(app.url),
     sql: async (text, params) => (await client.query(text, params as unknown[])).rows,
     app,
@@ -120,7 +133,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<T
 
 /** A second instance of the app on the same database and operator token (each with its own env). */
 export function anotherInstance(t: TestApp, env: Record<string, string> = {}): Promise<RunningApp> {
-  return startProcess({ DATABASE_URL: t.dbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+  return startProcess({ DATABASE_URL: t.appDbUrl, ADMIN_TOKEN: t.adminToken, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
 }
 
 /** Creates a club through the API and answers its id and owner token. */

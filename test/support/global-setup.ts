@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -5,6 +6,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { migrate } from '../../src/db/data-source';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
+import { ensureAppLogin } from '../../src/db/roles';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -45,8 +47,15 @@ export default async function globalSetup(): Promise<void> {
   const u = new URL(adminUrl);
   u.pathname = `/${template}`;
   await migrate(u.toString());
+  // The apps under test log in as a member of bgclub_app (made by the migrations), as in
+  // production; the tests' own connections stay the owner's.
+  const appUser = `bgtest_${runId}_app`;
+  const appPassword = randomBytes(18).toString('base64url');
+  await ensureAppLogin(u.toString(), appUser, appPassword);
 
   process.env.TEST_PG_ADMIN_URL = adminUrl;
   process.env.TEST_PG_TEMPLATE = template;
   process.env.TEST_RUN_ID = runId;
+  process.env.TEST_PG_APP_USER = appUser;
+  process.env.TEST_PG_APP_PASSWORD = appPassword;
 }

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Client } from 'pg';
 import type { EmbeddedServer } from '../../src/db/embedded';
 
-/** Drops this run's databases (a shared DATABASE_URL server stays clean) and stops the embedded server. */
+/** Drops this run's databases and app login (a shared DATABASE_URL server stays clean) and stops the embedded server. */
 export default async function globalTeardown(): Promise<void> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL;
   const runId = process.env.TEST_RUN_ID;
@@ -15,6 +15,7 @@ export default async function globalTeardown(): Promise<void> {
       for (const { datname } of dbs.rows) {
         await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => undefined);
       }
+      if (process.env.TEST_PG_APP_USER) await admin.query(`DROP ROLE IF EXISTS "${process.env.TEST_PG_APP_USER}"`).catch(() => undefined);
     } finally {
       await admin.end().catch(() => undefined);
     }

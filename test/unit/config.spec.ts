@@ -59,6 +59,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('takes the owner connection for migrations from MIGRATION_DATABASE_URL, and serves a privileged role only when allowed', () => {
+    const base = { DATABASE_URL: 'postgres://bgclub@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234' };
+    expect(loadConfig(base)).toMatchObject({ migrationDatabaseUrl: null, allowPrivilegedDatabaseRole: false });
+    const c = loadConfig({ ...base, MIGRATION_DATABASE_URL: 'postgresql://owner:pw@127.0.0.1:5432/club', ALLOW_PRIVILEGED_DATABASE_ROLE: '1' });
+    expect(c).toMatchObject({ migrationDatabaseUrl: 'postgresql://owner:pw@127.0.0.1:5432/club', allowPrivilegedDatabaseRole: true });
+    expect(() => loadConfig({ ...base, MIGRATION_DATABASE_URL: 'mysql://owner@h/club', ALLOW_PRIVILEGED_DATABASE_ROLE: 'yes' })).toThrow(
+      /MIGRATION_DATABASE_URL must be a postgres[\s\S]*ALLOW_PRIVILEGED_DATABASE_ROLE must be 0 or 1/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, MIGRATION_DATABASE_URL: 'postgres://owner@127.0.0.1/club' })).toThrow(/MIGRATION_DATABASE_URL needs DATABASE_URL/);
+  });
+
   it('uses DATABASE_URL and ADMIN_TOKEN when given', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234', PORT: '8080' });
     expect(c).toMatchObject({ databaseUrl: 'postgres://postgres@127.0.0.1:5432/club', adminToken: 'operator-token-1234', port: 8080, adminTokenGenerated: false });
