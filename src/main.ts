@@ -8,6 +8,9 @@ import { Db } from './db/db.service';
 import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';
 import { RateLimiter } from './guards/rate-limiter';
 
+/** The embedded server once started: a start that fails after it stops it again. */
+let startedServer: EmbeddedServer | null = null;
+
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
     embedded = await startEmbeddedPostgres(dir, config.embeddedPgPort, (line) => {
       if (/FATAL|PANIC|ERROR/.test(line)) console.error(`[postgres] ${line}`);
     });
+    startedServer = embedded;
     await ensureDatabase(embedded.url('postgres'), 'bgclub');
     url = embedded.url('bgclub');
   }
@@ -97,7 +101,8 @@ async function main(): Promise<void> {
   setInterval(purge, 15 * 60 * 1000).unref();
 }
 
-main().catch((e) => {
+main().catch(async (e) => {
   console.error(`Failed to start: ${describeError(e)}`);
+  await startedServer?.stop().catch(() => undefined);
   process.exit(1);
 });

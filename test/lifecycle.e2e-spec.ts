@@ -275,4 +275,18 @@ describe('starting and stopping on the embedded PostgreSQL', () => {
     expect(failure![1]).toMatch(/Address already in use/);
     expect(postgresOf(join(dataDir, 'pg'))).toEqual([]);
   });
+
+  it('a start that fails after its PostgreSQL is up (the HTTP port is taken) stops that PostgreSQL before exiting', async () => {
+    const dataDir = join(tempBase(), 'data');
+    const taken: Server = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    cleanup.push(() => taken.close());
+    const httpPort = (taken.address() as { port: number }).port;
+    const r = await runToEnd(env(dataDir, await freePort(), { PORT: String(httpPort) }));
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^Failed to start: .*EADDRINUSE/m);
+    // The database had started (it migrated) and is gone with the app.
+    expect(r.out).toMatch(/Applied migrations/);
+    expect(postgresOf(join(dataDir, 'pg'))).toEqual([]);
+  });
 });
