@@ -5,6 +5,7 @@ import type { CommandContext } from '../db/db.service';
 import { ApiError } from './api-error';
 import type { Auth } from './auth';
 import { ErrorCode } from './error-codes';
+import { replayKey } from './replay-seal';
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 export function canonicalJson(v: unknown): string {
@@ -37,10 +38,13 @@ export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext):
   if (!KEY_RE.test(key)) {
     throw new ApiError(ErrorCode.INVALID_IDEMPOTENCY_KEY, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
   }
+  const path = req.url.split('?')[0];
   const requestHash = createHash('sha256')
-    .update(`${req.method} ${req.url.split('?')[0]}\n${canonicalJson(req.body ?? null)}`)
+    .update(`${req.method} ${path}\n${canonicalJson(req.body ?? null)}`)
     .digest('hex');
-  return { auth: req.auth, idempotency: { key, requestHash }, audit };
+  // The stored answer is sealed under the caller's own token (replay-seal.ts); the guard has checked it.
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
+  return { auth: req.auth, idempotency: { key, requestHash, sealKey: replayKey(token, key, req.method, path) }, audit };
 });
 
 /**

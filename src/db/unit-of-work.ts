@@ -3,6 +3,7 @@ import { ApiError } from '../common/api-error';
 import type { Auth } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { isRetryable } from '../common/retryable';
+import { openReplay, sealReplay } from '../common/replay-seal';
 import { uuid7 } from '../common/uuid';
 import { beginLazily, commitLazily, rollbackLazily } from './transaction';
 import { defer, openBatch } from './write-batch';
@@ -10,8 +11,11 @@ import { defer, openBatch } from './write-batch';
 /** What a command needs to know about its caller. */
 export interface CommandContext {
   auth: Auth;
-  /** Idempotency-Key header and the hash of the request it came with. */
-  idempotency: { key: string; requestHash: string } | null;
+  /**
+   * Idempotency-Key header, the hash of the request it came with, and the key its
+   * stored answer is sealed with (derived from the caller's token: replay-seal.ts).
+   */
+  idempotency: { key: string; requestHash: string; sealKey: Buffer } | null;
   /** What the audit record says about the request (key-authenticated commands are recorded). */
   audit?: { method: string; route: string; path: string; requestId: string | null; body: unknown };
 }
@@ -132,11 +136,17 @@ export class UnitOfWork {
         'This Idempotency-Key was already used with a different request; use a new key for a new request.',
       );
     }
-    return new Replayed(rows[0].status_code, rows[0].body);
+    const body = openReplay(idem.sealKey, rows[0].status_code, idem.requestHash, rows[0].body);
+    if (body === null) {
+      throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was used with another credential; use a new key for a new request.');
+    }
+    return new Replayed(rows[0].status_code, body);
   }
 
-  private async remember(m: EntityManager, ctx: CommandContext, status: number, body: string): Promise<void> {
+  private async remember(m: EntityManager, ctx: CommandContext, status: number, answer: string): Promise<void> {
     const idem = ctx.idempotency!;
+    // Only ciphertext is stored: an answer may carry a token (a new club's or key's).
+    const body = sealReplay(idem.sealKey, status, idem.requestHash, answer);
     if (ctx.auth.kind === 'key') {
       await defer(m, {
         what: 'idempotency record',
