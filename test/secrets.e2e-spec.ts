@@ -79,3 +79,63 @@ describe('tokens at rest: idempotent replays of answers that carry a token', () 
     expect(other.body.id).not.toBe(first.body.id);
   });
 });
+
+describe('audit record: the operator\'s actions and both request ids', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  it('records the club creation by the operator, with the server\'s request id and the caller\'s beside it', async () => {
+    const created = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).set('x-request-id', 'ops-console-7').send({ name: 'Audited club', currency: 'GBP' });
+    expect(created.status).toBe(201);
+    const owner = created.body.apiKey.token as string;
+    // The server answers with its own id, never the caller's.
+    const serverId = created.headers['x-request-id'];
+    expect(serverId).toMatch(UUID);
+
+    const audit = await t.http().get('/v1/audit').set(bearer(owner));
+    expect(audit.status).toBe(200);
+    const items = audit.body.items as Array<Record<string, unknown>>;
+    expect(items).toHaveLength(1);
+    expect(items[0]).toEqual({
+      id: expect.stringMatching(UUID),
+      actor: 'operator',
+      apiKeyId: null,
+      keyName: null,
+      method: 'POST',
+      route: '/v1/clubs',
+      path: '/v1/clubs',
+      status: 201,
+      requestId: serverId,
+      clientRequestId: 'ops-console-7',
+      body: { name: 'Audited club', currency: 'GBP' },
+      at: expect.any(String),
+    });
+    expect(JSON.stringify(items)).not.toContain(owner);
+    expect(JSON.stringify(items)).not.toContain(t.adminToken);
+    // It is the new club's record: another club does not see it.
+    const other = (await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: 'Other' })).body.apiKey.token as string;
+    const otherItems = (await t.http().get('/v1/audit').set(bearer(other))).body.items as Array<Record<string, unknown>>;
+    expect(otherItems.map((a) => a.clientRequestId)).toEqual([null]);
+  });
+
+  it('keeps both ids for a club key\'s command too, and a made-up id when the caller sends none', async () => {
+    const owner = (await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: 'Ids club' })).body.apiKey.token as string;
+    const withId = await t.http().post('/v1/players').set(bearer(owner)).set('x-request-id', 'tablet-42').send({ name: 'Anna' });
+    expect(withId.status).toBe(201);
+    expect(withId.headers['x-request-id']).toMatch(UUID);
+    const without = await t.http().post('/v1/players').set(bearer(owner)).send({ name: 'Ben' });
+    const items = (await t.http().get('/v1/audit').set(bearer(owner))).body.items as Array<Record<string, unknown>>;
+    expect(items.map((a) => [a.actor, a.keyName, a.route, a.requestId, a.clientRequestId])).toEqual([
+      ['operator', null, '/v1/clubs', expect.stringMatching(UUID), null],
+      ['key', 'Owner key', '/v1/players', withId.headers['x-request-id'], 'tablet-42'],
+      ['key', 'Owner key', '/v1/players', without.headers['x-request-id'], null],
+    ]);
+    expect(items[1].requestId).not.toBe(items[2].requestId);
+  });
+});

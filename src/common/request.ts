@@ -20,6 +20,13 @@ export function canonicalJson(v: unknown): string {
 }
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
+
+/** The caller's own X-Request-Id when it is sane (kept beside the server's id), else null. */
+export function clientRequestIdOf(req: Pick<FastifyRequest, 'headers'>): string | null {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : null;
+}
 
 /** The context a command runs in: the caller, and its Idempotency-Key if any. */
 export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext): CommandContext => {
@@ -30,6 +37,7 @@ export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext):
     route: req.routeOptions?.url ?? req.url.split('?')[0],
     path: req.url.split('?')[0],
     requestId: typeof req.id === 'string' ? req.id : null,
+    clientRequestId: clientRequestIdOf(req),
     body: req.body ?? null,
   };
   const raw = req.headers['idempotency-key'];

@@ -16,8 +16,12 @@ export interface CommandContext {
    * stored answer is sealed with (derived from the caller's token: replay-seal.ts).
    */
   idempotency: { key: string; requestHash: string; sealKey: Buffer } | null;
-  /** What the audit record says about the request (key-authenticated commands are recorded). */
-  audit?: { method: string; route: string; path: string; requestId: string | null; body: unknown };
+  /**
+   * What the audit record says about the request. Commands of club keys are recorded in
+   * their club's record; the operator's in the record of the club it acted on, which
+   * the command names in `clubId` once known (club creation).
+   */
+  audit?: { method: string; route: string; path: string; requestId: string | null; clientRequestId: string | null; body: unknown; clubId?: string };
 }
 
 /** A response replayed from an earlier request with the same Idempotency-Key. */
@@ -102,12 +106,13 @@ export class UnitOfWork {
 
   /** The audit record (who did what), written in the command's own transaction. */
   private async audit(m: EntityManager, ctx: CommandContext, status: number): Promise<void> {
-    if (ctx.auth.kind !== 'key' || !ctx.audit) return;
     const a = ctx.audit;
+    const clubId = ctx.auth.kind === 'key' ? ctx.auth.clubId : a?.clubId;
+    if (!a || !clubId) return;
     await defer(m, {
       what: 'audit record',
-      sql: `INSERT INTO audit_log (club_id, id, api_key_id, method, route, path, status, request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      params: [ctx.auth.clubId, uuid7(), ctx.auth.keyId, a.method, a.route, a.path, status, a.requestId, a.body === undefined ? null : JSON.stringify(a.body)],
+      sql: `INSERT INTO audit_log (club_id, id, actor, api_key_id, method, route, path, status, request_id, client_request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      params: [clubId, uuid7(), ctx.auth.kind, ctx.auth.kind === 'key' ? ctx.auth.keyId : null, a.method, a.route, a.path, status, a.requestId, a.clientRequestId, a.body === undefined ? null : JSON.stringify(a.body)],
     });
   }
 

@@ -25,8 +25,12 @@ export class AuditEntryEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
-  @Column({ name: 'api_key_id', type: 'uuid' })
-  apiKeyId: string;
+  /** `key` (a club API key) or `operator` (the operator token: no key). */
+  @Column({ type: 'text', default: 'key' })
+  actor: 'key' | 'operator';
+
+  @Column({ name: 'api_key_id', type: 'uuid', nullable: true })
+  apiKeyId: string | null;
 
   @Column({ type: 'text' })
   method: string;
@@ -41,8 +45,13 @@ export class AuditEntryEntity {
   @Column({ type: 'smallint' })
   status: number;
 
+  /** The server's own id of the request (X-Request-Id of its answer, in the logs). */
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
+
+  /** The X-Request-Id the caller sent, if it was sane. */
+  @Column({ name: 'client_request_id', type: 'text', nullable: true })
+  clientRequestId: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
   body: unknown;
