@@ -7,6 +7,7 @@ import { TeamEvents1764979200000 } from './1764979200000-TeamEvents';
 import { WriteChecks1765065600000 } from './1765065600000-WriteChecks';
 import { SealedReplays1765163471000 } from './1765163471000-SealedReplays';
 import { AuditActors1765163472000 } from './1765163472000-AuditActors';
+import { AuthRateCounters1765163473000 } from './1765163473000-AuthRateCounters';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
-export const MIGRATIONS = [Skeleton1764547200000, Tables1764633600000, Settlement1764720000000, Guards1764806400000, SessionTotals1764892800000, TeamEvents1764979200000, WriteChecks1765065600000, SealedReplays1765163471000, AuditActors1765163472000];
+export const MIGRATIONS = [Skeleton1764547200000, Tables1764633600000, Settlement1764720000000, Guards1764806400000, SessionTotals1764892800000, TeamEvents1764979200000, WriteChecks1765065600000, SealedReplays1765163471000, AuditActors1765163472000, AuthRateCounters1765163473000];

@@ -1,4 +1,30 @@
+import http from 'node:http';
 import { bearer, startApp, TestApp } from './support/app';
+
+/** A request sent from another loopback address (127.0.0.2): another client as the server sees it. */
+function fromOtherAddress(t: TestApp, method: string, path: string, token: string | null, body?: object): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: Record<string, unknown> }> {
+  const u = new URL(t.url);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: Number(u.port),
+        method,
+        path,
+        localAddress: '127.0.0.2',
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : {} }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 /** Every row of every table of the app's database, as text. */
 async function everyRow(t: TestApp): Promise<string[]> {
@@ -137,5 +163,86 @@ describe('audit record: the operator\'s actions and both request ids', () => {
       ['key', 'Owner key', '/v1/players', without.headers['x-request-id'], null],
     ]);
     expect(items[1].requestId).not.toBe(items[2].requestId);
+  });
+});
+
+describe('failed logins are throttled per client address', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // 5 failures per address per minute; per-key limits off, so only the new limit speaks.
+    t = await startApp({ AUTH_FAILURE_LIMIT: '5', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT: '0' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 401 up to the limit, then 429 with Retry-After; valid keys keep working, the operator token waits', async () => {
+    const { body: club } = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: 'Guarded' });
+    const owner = club.apiKey.token as string;
+    const forged = `${owner.slice(0, owner.lastIndexOf('_') + 1)}${'A'.repeat(43)}`;
+    // Five failures of every kind: no token, garbage, a forged secret for a real key, a wrong operator token.
+    const bad = [
+      () => t.http().get('/v1/players'),
+      () => t.http().get('/v1/players').set(bearer('not-a-token-at-all')),
+      () => t.http().get('/v1/players').set(bearer(forged)),
+      () => t.http().post('/v1/clubs').set(bearer(`${t.adminToken}x`)).send({ name: 'Nope' }),
+      () => t.http().get('/v1/club').set(bearer(forged)),
+    ];
+    for (const send of bad) {
+      const res = await send();
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('UNAUTHENTICATED');
+    }
+    // The sixth and every later one: 429, problem+json, with Retry-After.
+    for (let i = 0; i < 20; i++) {
+      const res = await bad[i % bad.length]();
+      expect(res.status).toBe(429);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+      const retryAfter = Number(res.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    }
+    expect((await t.sql("SELECT count(*)::int AS n FROM clubs WHERE name = 'Nope'"))[0].n).toBe(0);
+    // A valid club key from the same address still works.
+    expect((await t.http().get('/v1/players').set(bearer(owner))).status).toBe(200);
+    // The operator token is not accepted from that address while it is over the limit.
+    const op = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: 'Blocked' });
+    expect(op.status).toBe(429);
+    expect(op.body.code).toBe('RATE_LIMITED');
+    expect(Number(op.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Another address has its own count: its failures are 401, the operator token works there.
+    const otherBad = await fromOtherAddress(t, 'GET', '/v1/players', 'wrong-token');
+    expect(otherBad.status).toBe(401);
+    const otherOp = await fromOtherAddress(t, 'POST', '/v1/clubs', t.adminToken, { name: 'From elsewhere' });
+    expect(otherOp.status).toBe(201);
+    const otherKey = await fromOtherAddress(t, 'GET', '/v1/players', owner);
+    expect(otherKey.status).toBe(200);
+  });
+});
+
+describe('the operator token is rate limited', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startApp({ OPERATOR_RATE_LIMIT: '4', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT: '0' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 with Retry-After over OPERATOR_RATE_LIMIT, and creates nothing more', async () => {
+    for (let i = 1; i <= 4; i++) {
+      const res = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: `Club ${i}` });
+      expect(res.status).toBe(201);
+      expect(res.headers['ratelimit-policy']).toBe('"operator";q=4;w=60');
+    }
+    const over = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: 'Club 5' });
+    expect(over.status).toBe(429);
+    expect(over.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(over.body).toMatchObject({ status: 429, code: 'RATE_LIMITED' });
+    const retryAfter = Number(over.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // From any address: the operator token has one count.
+    expect((await fromOtherAddress(t, 'POST', '/v1/clubs', t.adminToken, { name: 'Club 6' })).status).toBe(429);
+    expect((await t.sql<{ n: number }>("SELECT count(*)::int AS n FROM clubs WHERE name LIKE 'Club %'"))[0].n).toBe(4);
   });
 });

@@ -6,7 +6,7 @@ import { SessionEntity } from '../sessions/session.entity';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
 import { SessionTotalEntity } from '../ledger/session-total.entity';
 import { PaymentEntity } from '../payments/payment.entity';
-import { AuditEntryEntity, RateLimitCounterEntity } from '../guards/guards.entities';
+import { AuditEntryEntity, AuthRateCounterEntity, RateLimitCounterEntity } from '../guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from '../tables/table.entity';
 import { TeamEventBoardEntity, TeamEventEntity } from '../team-events/team-event.entity';
 
@@ -24,10 +24,11 @@ export const ENTITIES = [
   LedgerEntryEntity,
   PaymentEntity,
   RateLimitCounterEntity,
+  AuthRateCounterEntity,
   AuditEntryEntity,
   SessionTotalEntity,
   TeamEventEntity, TeamEventBoardEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */
-export const GLOBAL_TABLES = ['clubs', 'operator_idempotency_keys', 'migrations'];
+export const GLOBAL_TABLES = ['clubs', 'operator_idempotency_keys', 'auth_rate_counters', 'migrations'];

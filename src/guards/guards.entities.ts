@@ -16,6 +16,19 @@ export class RateLimitCounterEntity {
   hits: number;
 }
 
+/** Failed authentications per client address (`ip:<address>`) and the operator token's requests (`operator`), per fixed window. */
+@Entity({ name: 'auth_rate_counters' })
+export class AuthRateCounterEntity {
+  @PrimaryColumn({ type: 'text' })
+  subject: string;
+
+  @PrimaryColumn({ name: 'window_start', type: 'timestamptz' })
+  windowStart: Date;
+
+  @Column({ type: 'integer' })
+  hits: number;
+}
+
 /** Who (which API key) did what: one row per successful command, in its transaction. Append-only. */
 @Entity({ name: 'audit_log' })
 export class AuditEntryEntity {

@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     dbPoolSize: 1,
     rateLimit: 100_000,
     rateLimitWindowSeconds: 60,
+    authFailureLimit: 30,
+    operatorRateLimit: 60,
     apiKeyCacheSeconds: 60,
     corsOrigins: [],
   };
