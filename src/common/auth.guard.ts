@@ -5,6 +5,7 @@ import { CONFIG } from '../config.provider';
 import type { AppConfig } from '../config';
 import { Inject } from '@nestjs/common';
 import { ApiError } from './api-error';
+import { clientAddress } from './client-address';
 import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, secretMatcher, secretMatches } from './auth';
 import type { Role } from '../clubs/api-key.entity';
 import { ErrorCode } from './error-codes';
@@ -26,7 +27,7 @@ const tooManyFailures = (verdict: RateVerdict) =>
  * key to write.
  *
  * Every failed authentication is counted against the client's address (the socket's:
- * Fastify's trustProxy is off); past AUTH_FAILURE_LIMIT in a window the address gets
+ * Fastify's trustProxy is off; an IPv6 client by its /64); past AUTH_FAILURE_LIMIT in a window the address gets
  * 429 instead of 401 until the window ends, and the operator token is not accepted
  * from it either (it is the one token that may be short enough to guess). A valid
  * club key keeps working from such an address: its 256-bit secret cannot be guessed,
@@ -60,7 +61,7 @@ export class AuthGuard implements CanActivate {
     const token = m[1];
 
     if (this.isOperatorToken(token)) {
-      const exhausted = await this.limiter.failuresExhausted(req.ip ?? 'unknown');
+      const exhausted = await this.limiter.failuresExhausted(clientAddress(req.ip));
       if (exhausted) throw tooManyFailures(exhausted);
       const verdict = await this.limiter.countOperator();
       if (access.kind !== 'operator') {
@@ -109,7 +110,7 @@ export class AuthGuard implements CanActivate {
    * (database trouble) the refusal is still a 401.
    */
   private async refused(req: FastifyRequest, detail: string): Promise<ApiError> {
-    const verdict = await this.limiter.countFailure(req.ip ?? 'unknown').catch(() => null);
+    const verdict = await this.limiter.countFailure(clientAddress(req.ip)).catch(() => null);
     return verdict?.limited ? tooManyFailures(verdict) : unauthenticated(detail);
   }
 }
