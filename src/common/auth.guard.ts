@@ -27,9 +27,10 @@ const tooManyFailures = (verdict: RateVerdict) =>
  * key to write.
  *
  * Every failed authentication is counted against the client's address (the socket's:
- * Fastify's trustProxy is off; an IPv6 client by its /64); past AUTH_FAILURE_LIMIT in a window the address gets
- * 429 instead of 401 until the window ends, and the operator token is not accepted
- * from it either (it is the one token that may be short enough to guess). A valid
+ * Fastify's trustProxy is off; an IPv6 client by its /64); past AUTH_FAILURE_LIMIT in
+ * a window the address gets 429 instead of 401 until the window ends, and the operator
+ * token is not accepted from it either (it is the one token that may be short enough
+ * to guess). A valid
  * club key keeps working from such an address: its 256-bit secret cannot be guessed,
  * and clients sharing the address (behind one NAT) are not locked out by one bad one.
  * The operator token is counted on its own (OPERATOR_RATE_LIMIT).
