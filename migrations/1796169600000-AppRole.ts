@@ -25,6 +25,7 @@ const MUTABLE = [
   'team_events',
   'team_event_boards',
   'party_volumes',
+  'auth_rate_counters',
 ];
 const APPEND_ONLY = ['ledger_entries', 'payments', 'audit_log'];
 

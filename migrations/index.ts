@@ -6,6 +6,9 @@ import { SessionTotals1764892800000 } from './1764892800000-SessionTotals';
 import { TeamEvents1764979200000 } from './1764979200000-TeamEvents';
 import { WriteChecks1765065600000 } from './1765065600000-WriteChecks';
 import { PartyVolumes1765158240000 } from './1765158240000-PartyVolumes';
+import { SealedReplays1765163471000 } from './1765163471000-SealedReplays';
+import { AuditActors1765163472000 } from './1765163472000-AuditActors';
+import { AuthRateCounters1765163473000 } from './1765163473000-AuthRateCounters';
 import { AppRole1796169600000 } from './1796169600000-AppRole';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
@@ -18,5 +21,8 @@ export const MIGRATIONS = [
   TeamEvents1764979200000,
   WriteChecks1765065600000,
   PartyVolumes1765158240000,
+  SealedReplays1765163471000,
+  AuditActors1765163472000,
+  AuthRateCounters1765163473000,
   AppRole1796169600000,
 ];

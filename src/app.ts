@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -14,7 +13,6 @@ import { clientErrorHandler, deeperThan, frameworkErrors, MAX_JSON_DEPTH, tooDee
 import { buildOpenApi } from './openapi/document';
 
 export const BODY_LIMIT = 1024 * 1024;
-const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
 
 /** Builds the HTTP application; `offline` builds it without a database (OpenAPI generation). */
 export async function createApp(config: AppConfig, databaseUrl: string, opts: { offline?: boolean } = {}): Promise<NestFastifyApplication> {
@@ -23,13 +21,11 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
     trustProxy: false,
     return503OnClosing: true,
     requestIdHeader: false,
-    // A caller's own X-Request-Id is kept when it is sane; otherwise one is made.
     frameworkErrors,
     clientErrorHandler,
-    genReqId: (req: IncomingMessage) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
-    },
+    // The server's own id for every request; a caller's X-Request-Id is kept beside it
+    // (logs, audit record: clientRequestIdOf), never in its place.
+    genReqId: () => randomUUID(),
   });
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ config, databaseUrl, logger, offline: opts.offline }), adapter, {

@@ -29,6 +29,10 @@ export interface AppConfig {
   /** Requests per API key per window; 0 turns rate limiting off. */
   rateLimit: number;
   rateLimitWindowSeconds: number;
+  /** Failed authentications (401) per client address per window; 0 turns it off. */
+  authFailureLimit: number;
+  /** Requests with the operator token per window; 0 turns it off. */
+  operatorRateLimit: number;
   /** How long an API key record may be served from memory; 0 = always read it. */
   apiKeyCacheSeconds: number;
   /** Origins allowed by CORS: empty = CORS off (the default), ['*'] = any origin. */
@@ -69,6 +73,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // A guard against runaway clients, not a quota: 100,000 a minute (about 1,700 a second) per key.
   const rateLimit = intVar(env, 'RATE_LIMIT', 100_000, 0, 10_000_000, problems);
   const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems);
+  // Failed logins per client address, and the operator token (which only creates clubs), per window.
+  const authFailureLimit = intVar(env, 'AUTH_FAILURE_LIMIT', 30, 0, 1_000_000, problems);
+  const operatorRateLimit = intVar(env, 'OPERATOR_RATE_LIMIT', 60, 0, 1_000_000, problems);
   const apiKeyCacheSeconds = intVar(env, 'API_KEY_CACHE_SECONDS', 60, 0, 3600, problems);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
@@ -144,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize,
     rateLimit,
     rateLimitWindowSeconds,
+    authFailureLimit,
+    operatorRateLimit,
     apiKeyCacheSeconds,
     corsOrigins: corsOrigins.map((o) => (o === '*' ? o : o.replace(/\/$/, '').toLowerCase())),
   };

@@ -75,9 +75,9 @@ describe('errors: problem+json, and bad input changes nothing', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
-  it('keeps the caller\'s X-Request-Id', async () => {
+  it('answers its own X-Request-Id, not the caller\'s (which is kept beside it in the logs and the audit record)', async () => {
     const res = await t.http().get('/v1/club').set(bearer(owner)).set('x-request-id', 'scorer-app-42');
-    expect(res.headers['x-request-id']).toBe('scorer-app-42');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('answers a failure of ours with 500, a request id and no internals', async () => {

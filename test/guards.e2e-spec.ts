@@ -134,7 +134,7 @@ describe('audit record, CORS and club isolation', () => {
     await t.close();
   });
 
-  it('records which key did each command: games, actions, voids, payments, closes', async () => {
+  it('records which key did each command: the club\'s creation, games, actions, voids, payments, closes', async () => {
     const c = await clubWith(t, ['Anna', 'Ben']);
     const tablet = (await c.post('/v1/api-keys', { name: 'Tablet 1', role: 'scorer' })).body;
     const h = bearer(tablet.token);
@@ -155,6 +155,7 @@ describe('audit record, CORS and club isolation', () => {
     const audit = (await c.get('/v1/audit?limit=200')).body.items as Array<Record<string, unknown>>;
     const lines = audit.filter((a) => a.route !== '/v1/players').map((a) => [a.keyName, a.method, a.route, a.status]);
     expect(lines).toEqual([
+      [null, 'POST', '/v1/clubs', 201],
       ['Owner key', 'POST', '/v1/api-keys', 201],
       ['Owner key', 'POST', '/v1/sessions', 201],
       ['Tablet 1', 'POST', '/v1/money-games', 201],

@@ -60,6 +60,8 @@ export class ClubsService {
         updatedAt: now,
       };
       await this.clubs.insert(m, club);
+      // The operator's act goes into the new club's audit record.
+      if (cmd.audit) cmd.audit.clubId = club.id;
       const key = await this.makeKey(m, club.id, 'Owner key', 'owner', now);
       return { club: mapClub(club), apiKey: key };
     });

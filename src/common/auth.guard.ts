@@ -5,20 +5,35 @@ import { CONFIG } from '../config.provider';
 import type { AppConfig } from '../config';
 import { Inject } from '@nestjs/common';
 import { ApiError } from './api-error';
+import { clientAddress } from './client-address';
 import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, secretMatcher, secretMatches } from './auth';
 import type { Role } from '../clubs/api-key.entity';
 import { ErrorCode } from './error-codes';
-import { RateLimiter } from '../guards/rate-limiter';
+import { RateLimiter, RateVerdict } from '../guards/rate-limiter';
 import { ApiKeyCache } from '../guards/api-key-cache';
 import type { FastifyReply } from 'fastify';
 
 const unauthenticated = (detail: string) =>
   new ApiError(ErrorCode.UNAUTHENTICATED, detail, { headers: { 'www-authenticate': 'Bearer' } });
 
+const tooManyFailures = (verdict: RateVerdict) =>
+  new ApiError(ErrorCode.RATE_LIMITED, `Too many failed authentications from this address; retry after ${verdict.headers['retry-after']} s.`, {
+    headers: verdict.headers,
+  });
+
 /**
  * Authenticates every request: the operator token (ADMIN_TOKEN) or a club API key.
  * Routes without an explicit access rule need a viewer key to read and a scorer
  * key to write.
+ *
+ * Every failed authentication is counted against the client's address (the socket's:
+ * Fastify's trustProxy is off; an IPv6 client by its /64); past AUTH_FAILURE_LIMIT in
+ * a window the address gets 429 instead of 401 until the window ends, and the operator
+ * token is not accepted from it either (it is the one token that may be short enough
+ * to guess). A valid
+ * club key keeps working from such an address: its 256-bit secret cannot be guessed,
+ * and clients sharing the address (behind one NAT) are not locked out by one bad one.
+ * The operator token is counted on its own (OPERATOR_RATE_LIMIT).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -43,23 +58,32 @@ export class AuthGuard implements CanActivate {
 
     const header = req.headers.authorization;
     const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m) throw unauthenticated('Send an API key as "Authorization: Bearer <token>".');
+    if (!m) throw await this.refused(req, 'Send an API key as "Authorization: Bearer <token>".');
     const token = m[1];
 
     if (this.isOperatorToken(token)) {
+      const exhausted = await this.limiter.failuresExhausted(clientAddress(req.ip));
+      if (exhausted) throw tooManyFailures(exhausted);
+      const verdict = await this.limiter.countOperator();
       if (access.kind !== 'operator') {
         throw new ApiError(ErrorCode.FORBIDDEN, 'The operator token only creates clubs; use a club API key here.');
       }
+      if (verdict?.limited) {
+        throw new ApiError(ErrorCode.RATE_LIMITED, `The operator token sent more than ${this.config.operatorRateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`, {
+          headers: verdict.headers,
+        });
+      }
+      if (verdict) ctx.switchToHttp().getResponse<FastifyReply>().headers(verdict.headers);
       req.auth = { kind: 'operator' };
       return true;
     }
 
     const parsed = parseApiToken(token);
-    if (!parsed) throw unauthenticated('The token is not a valid API key.');
+    if (!parsed) throw await this.refused(req, 'The token is not a valid API key.');
     // The key's record (cached while revocations can reach this instance: ApiKeyCache).
     const key = await this.keys.get(parsed.clubId, parsed.keyId);
     if (!key || key.revokedAt !== null || !secretMatches(parsed.secret, key.secretHash)) {
-      throw unauthenticated('The API key is unknown or has been revoked.');
+      throw await this.refused(req, 'The API key is unknown or has been revoked.');
     }
     // Counted once the key is known to be good, whatever the route then allows.
     const verdict = await this.limiter.count(parsed.clubId, parsed.keyId);
@@ -79,5 +103,15 @@ export class AuthGuard implements CanActivate {
       ctx.switchToHttp().getResponse<FastifyReply>().headers(verdict.headers);
     }
     return true;
+  }
+
+  /**
+   * A failed authentication: counted against the client's address, and answered 401,
+   * or 429 once the address is over AUTH_FAILURE_LIMIT. If the count cannot be taken
+   * (database trouble) the refusal is still a 401.
+   */
+  private async refused(req: FastifyRequest, detail: string): Promise<ApiError> {
+    const verdict = await this.limiter.countFailure(clientAddress(req.ip)).catch(() => null);
+    return verdict?.limited ? tooManyFailures(verdict) : unauthenticated(detail);
   }
 }

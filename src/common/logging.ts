@@ -3,6 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import pino, { Logger } from 'pino';
 import type { LogLevel } from '../config';
 import type { Auth } from './auth';
+import { clientRequestIdOf } from './request';
+
+const clientId = (req: FastifyRequest) => {
+  const id = clientRequestIdOf(req);
+  return id === null ? {} : { clientRequestId: id };
+};
 
 /** Injection token of the app's pino logger. */
 export const APP_LOGGER = Symbol('APP_LOGGER');
@@ -36,7 +42,7 @@ export function logRequests(fastify: FastifyInstance, logger: AppLogger): void {
       const auth = req.auth;
       logger[level](
         {
-          req: { id: req.id, method: req.method, url: req.url },
+          req: { id: req.id, method: req.method, url: req.url, ...clientId(req) },
           res: { statusCode: status },
           responseTime: Math.round(reply.elapsedTime * 10) / 10,
           ...(auth?.kind === 'key' ? { clubId: auth.clubId, apiKeyId: auth.keyId } : auth ? { operator: true } : {}),

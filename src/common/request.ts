@@ -5,6 +5,7 @@ import type { CommandContext } from '../db/db.service';
 import { ApiError } from './api-error';
 import type { Auth } from './auth';
 import { ErrorCode } from './error-codes';
+import { replayKey } from './replay-seal';
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 export function canonicalJson(v: unknown): string {
@@ -19,6 +20,13 @@ export function canonicalJson(v: unknown): string {
 }
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
+
+/** The caller's own X-Request-Id when it is sane (kept beside the server's id), else null. */
+export function clientRequestIdOf(req: Pick<FastifyRequest, 'headers'>): string | null {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : null;
+}
 
 /** The context a command runs in: the caller, and its Idempotency-Key if any. */
 export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext): CommandContext => {
@@ -29,6 +37,7 @@ export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext):
     route: req.routeOptions?.url ?? req.url.split('?')[0],
     path: req.url.split('?')[0],
     requestId: typeof req.id === 'string' ? req.id : null,
+    clientRequestId: clientRequestIdOf(req),
     body: req.body ?? null,
   };
   const raw = req.headers['idempotency-key'];
@@ -37,10 +46,13 @@ export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext):
   if (!KEY_RE.test(key)) {
     throw new ApiError(ErrorCode.INVALID_IDEMPOTENCY_KEY, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
   }
+  const path = req.url.split('?')[0];
   const requestHash = createHash('sha256')
-    .update(`${req.method} ${req.url.split('?')[0]}\n${canonicalJson(req.body ?? null)}`)
+    .update(`${req.method} ${path}\n${canonicalJson(req.body ?? null)}`)
     .digest('hex');
-  return { auth: req.auth, idempotency: { key, requestHash }, audit };
+  // The stored answer is sealed under the caller's own token (replay-seal.ts); the guard has checked it.
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
+  return { auth: req.auth, idempotency: { key, requestHash, sealKey: replayKey(token, key, req.method, path) }, audit };
 });
 
 /**

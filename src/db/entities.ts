@@ -7,7 +7,7 @@ import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
 import { PartyVolumeEntity } from '../ledger/party-volume.entity';
 import { SessionTotalEntity } from '../ledger/session-total.entity';
 import { PaymentEntity } from '../payments/payment.entity';
-import { AuditEntryEntity, RateLimitCounterEntity } from '../guards/guards.entities';
+import { AuditEntryEntity, AuthRateCounterEntity, RateLimitCounterEntity } from '../guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from '../tables/table.entity';
 import { TeamEventBoardEntity, TeamEventEntity } from '../team-events/team-event.entity';
 
@@ -25,6 +25,7 @@ export const ENTITIES = [
   LedgerEntryEntity,
   PaymentEntity,
   RateLimitCounterEntity,
+  AuthRateCounterEntity,
   AuditEntryEntity,
   SessionTotalEntity,
   PartyVolumeEntity,
@@ -32,4 +33,4 @@ export const ENTITIES = [
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */
-export const GLOBAL_TABLES = ['clubs', 'operator_idempotency_keys', 'migrations'];
+export const GLOBAL_TABLES = ['clubs', 'operator_idempotency_keys', 'auth_rate_counters', 'migrations'];

@@ -3,6 +3,7 @@ import { ApiError } from '../common/api-error';
 import type { Auth } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { isRetryable } from '../common/retryable';
+import { openReplay, sealReplay } from '../common/replay-seal';
 import { uuid7 } from '../common/uuid';
 import { beginLazily, commitLazily, rollbackLazily } from './transaction';
 import { defer, openBatch } from './write-batch';
@@ -10,10 +11,17 @@ import { defer, openBatch } from './write-batch';
 /** What a command needs to know about its caller. */
 export interface CommandContext {
   auth: Auth;
-  /** Idempotency-Key header and the hash of the request it came with. */
-  idempotency: { key: string; requestHash: string } | null;
-  /** What the audit record says about the request (key-authenticated commands are recorded). */
-  audit?: { method: string; route: string; path: string; requestId: string | null; body: unknown };
+  /**
+   * Idempotency-Key header, the hash of the request it came with, and the key its
+   * stored answer is sealed with (derived from the caller's token: replay-seal.ts).
+   */
+  idempotency: { key: string; requestHash: string; sealKey: Buffer } | null;
+  /**
+   * What the audit record says about the request. Commands of club keys are recorded in
+   * their club's record; the operator's in the record of the club it acted on, which
+   * the command names in `clubId` once known (club creation).
+   */
+  audit?: { method: string; route: string; path: string; requestId: string | null; clientRequestId: string | null; body: unknown; clubId?: string };
 }
 
 /** A response replayed from an earlier request with the same Idempotency-Key. */
@@ -98,12 +106,13 @@ export class UnitOfWork {
 
   /** The audit record (who did what), written in the command's own transaction. */
   private async audit(m: EntityManager, ctx: CommandContext, status: number): Promise<void> {
-    if (ctx.auth.kind !== 'key' || !ctx.audit) return;
     const a = ctx.audit;
+    const clubId = ctx.auth.kind === 'key' ? ctx.auth.clubId : a?.clubId;
+    if (!a || !clubId) return;
     await defer(m, {
       what: 'audit record',
-      sql: `INSERT INTO audit_log (club_id, id, api_key_id, method, route, path, status, request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      params: [ctx.auth.clubId, uuid7(), ctx.auth.keyId, a.method, a.route, a.path, status, a.requestId, a.body === undefined ? null : JSON.stringify(a.body)],
+      sql: `INSERT INTO audit_log (club_id, id, actor, api_key_id, method, route, path, status, request_id, client_request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      params: [clubId, uuid7(), ctx.auth.kind, ctx.auth.kind === 'key' ? ctx.auth.keyId : null, a.method, a.route, a.path, status, a.requestId, a.clientRequestId, a.body === undefined ? null : JSON.stringify(a.body)],
     });
   }
 
@@ -132,11 +141,17 @@ export class UnitOfWork {
         'This Idempotency-Key was already used with a different request; use a new key for a new request.',
       );
     }
-    return new Replayed(rows[0].status_code, rows[0].body);
+    const body = openReplay(idem.sealKey, rows[0].status_code, idem.requestHash, rows[0].body);
+    if (body === null) {
+      throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was used with another credential; use a new key for a new request.');
+    }
+    return new Replayed(rows[0].status_code, body);
   }
 
-  private async remember(m: EntityManager, ctx: CommandContext, status: number, body: string): Promise<void> {
+  private async remember(m: EntityManager, ctx: CommandContext, status: number, answer: string): Promise<void> {
     const idem = ctx.idempotency!;
+    // Only ciphertext is stored: an answer may carry a token (a new club's or key's).
+    const body = sealReplay(idem.sealKey, status, idem.requestHash, answer);
     if (ctx.auth.kind === 'key') {
       await defer(m, {
         what: 'idempotency record',

@@ -16,6 +16,19 @@ export class RateLimitCounterEntity {
   hits: number;
 }
 
+/** Failed authentications per client address (`ip:<address>`) and the operator token's requests (`operator`), per fixed window. */
+@Entity({ name: 'auth_rate_counters' })
+export class AuthRateCounterEntity {
+  @PrimaryColumn({ type: 'text' })
+  subject: string;
+
+  @PrimaryColumn({ name: 'window_start', type: 'timestamptz' })
+  windowStart: Date;
+
+  @Column({ type: 'integer' })
+  hits: number;
+}
+
 /** Who (which API key) did what: one row per successful command, in its transaction. Append-only. */
 @Entity({ name: 'audit_log' })
 export class AuditEntryEntity {
@@ -25,8 +38,12 @@ export class AuditEntryEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
-  @Column({ name: 'api_key_id', type: 'uuid' })
-  apiKeyId: string;
+  /** `key` (a club API key) or `operator` (the operator token: no key). */
+  @Column({ type: 'text', default: 'key' })
+  actor: 'key' | 'operator';
+
+  @Column({ name: 'api_key_id', type: 'uuid', nullable: true })
+  apiKeyId: string | null;
 
   @Column({ type: 'text' })
   method: string;
@@ -41,8 +58,13 @@ export class AuditEntryEntity {
   @Column({ type: 'smallint' })
   status: number;
 
+  /** The server's own id of the request (X-Request-Id of its answer, in the logs). */
   @Column({ name: 'request_id', type: 'text', nullable: true })
   requestId: string | null;
+
+  /** The X-Request-Id the caller sent, if it was sane. */
+  @Column({ name: 'client_request_id', type: 'text', nullable: true })
+  clientRequestId: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
   body: unknown;

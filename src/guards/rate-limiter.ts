@@ -15,7 +15,13 @@ interface Lease {
   hits: number;
   /** Nothing granted: the key is over its limit until the window ends. */
   limited: boolean;
+  /** The limit and the policy's name in the RateLimit fields. */
+  limit: number;
+  policy: string;
 }
+
+/** The shared counter after a lease was taken, and the time left in its window. */
+type Taken = { hits: number; leftMs: number };
 
 export interface RateVerdict {
   limited: boolean;
@@ -34,6 +40,10 @@ export interface RateVerdict {
  * Answers carry the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
  * `RateLimit-Policy: "per-key";q=<limit>;w=<window>` and
  * `RateLimit: "per-key";r=<remaining>;t=<seconds to reset>`.
+ *
+ * Two more counts work the same way, in `auth_rate_counters` (keyed by a subject, not
+ * a key): failed authentications per client address (`ip:<address>`,
+ * AUTH_FAILURE_LIMIT) and the operator token (`operator`, OPERATOR_RATE_LIMIT).
  */
 @Injectable()
 export class RateLimiter implements OnModuleDestroy {
@@ -84,7 +94,50 @@ export class RateLimiter implements OnModuleDestroy {
    */
   async count(clubId: string, apiKeyId: string): Promise<RateVerdict | null> {
     if (!this.enabled) return null;
-    const id = `${clubId}/${apiKeyId}`;
+    return this.draw(`${clubId}/${apiKeyId}`, this.config.rateLimit, 'per-key', (chunk) => this.takeForKey(clubId, apiKeyId, chunk));
+  }
+
+  /** Counts one request with the operator token (OPERATOR_RATE_LIMIT); null when that limit is off. */
+  async countOperator(): Promise<RateVerdict | null> {
+    const limit = this.config.operatorRateLimit;
+    return limit > 0 ? this.draw('#operator', limit, 'operator', (chunk) => this.takeForSubject('operator', chunk)) : null;
+  }
+
+  /**
+   * Counts one failed authentication from a client address (AUTH_FAILURE_LIMIT); limited
+   * once the address has failed more often than that in the window. Null when off.
+   */
+  async countFailure(address: string): Promise<RateVerdict | null> {
+    const limit = this.config.authFailureLimit;
+    const subject = `ip:${address}`;
+    return limit > 0 ? this.draw(`#${subject}`, limit, 'auth-failures', (chunk) => this.takeForSubject(subject, chunk)) : null;
+  }
+
+  /**
+   * Whether an address has used up its failed authentications in the current window
+   * (a limited verdict) or not (null), without counting anything. Read from the shared
+   * counter unless this instance already knows the address is limited.
+   */
+  async failuresExhausted(address: string): Promise<RateVerdict | null> {
+    const limit = this.config.authFailureLimit;
+    if (limit <= 0) return null;
+    const subject = `ip:${address}`;
+    const known = this.leases.get(`#${subject}`);
+    const now = Date.now();
+    if (known && known.endsAt > now && known.limited) return this.verdict(known, now);
+    const [row] = await preparedOnPool(
+      this.counterPool(),
+      `SELECT hits, floor(extract(epoch FROM (window_start + make_interval(secs => $2) - now())) * 1000)::int AS left_ms
+         FROM auth_rate_counters WHERE subject = $1 AND window_start = to_timestamp(floor(extract(epoch FROM now()) / $2) * $2)`,
+      [subject, this.config.rateLimitWindowSeconds],
+    );
+    if (!row || Number(row.hits) < limit) return null;
+    const lease: Lease = { endsAt: now + Math.max(0, row.left_ms as number), granted: 0, used: 0, hits: Number(row.hits), limited: true, limit, policy: 'auth-failures' };
+    return this.verdict(lease, now);
+  }
+
+  /** Takes one hit of `id` from this instance's lease, leasing more from the shared counter when needed. */
+  private async draw(id: string, limit: number, policy: string, take: (chunk: number) => Promise<Taken>): Promise<RateVerdict> {
     for (;;) {
       const lease = this.leases.get(id);
       const now = Date.now();
@@ -97,7 +150,7 @@ export class RateLimiter implements OnModuleDestroy {
       }
       let pending = this.leasing.get(id);
       if (!pending) {
-        pending = this.lease(clubId, apiKeyId, id).finally(() => this.leasing.delete(id));
+        pending = this.lease(id, limit, policy, take).finally(() => this.leasing.delete(id));
         this.leasing.set(id, pending);
       }
       await pending;
@@ -111,9 +164,16 @@ export class RateLimiter implements OnModuleDestroy {
    * than the limit in a window; hits leased but not used by the window's end are lost
    * (at most one lease per instance, 1 % of the limit each).
    */
-  private async lease(clubId: string, apiKeyId: string, id: string): Promise<void> {
-    const limit = this.config.rateLimit;
+  private async lease(id: string, limit: number, policy: string, take: (chunk: number) => Promise<Taken>): Promise<void> {
     const chunk = Math.max(1, Math.min(1000, Math.floor(limit / 100)));
+    const { hits, leftMs } = await take(chunk);
+    const before = hits - chunk;
+    const granted = Math.max(0, Math.min(chunk, limit - before));
+    this.leases.set(id, { endsAt: Date.now() + Math.max(0, leftMs), granted, used: 0, hits, limited: granted === 0, limit, policy });
+  }
+
+  /** Adds `chunk` hits to a key's counter in the current window. */
+  private async takeForKey(clubId: string, apiKeyId: string, chunk: number): Promise<Taken> {
     const [row] = await preparedOnPool(
       this.counterPool(),
       `INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
@@ -122,21 +182,31 @@ export class RateLimiter implements OnModuleDestroy {
        RETURNING hits, floor(extract(epoch FROM (window_start + make_interval(secs => $3) - now())) * 1000)::int AS left_ms`,
       [clubId, apiKeyId, this.config.rateLimitWindowSeconds, chunk],
     );
-    const hits = Number(row.hits);
-    const before = hits - chunk;
-    const granted = Math.max(0, Math.min(chunk, limit - before));
-    this.leases.set(id, { endsAt: Date.now() + Math.max(0, row.left_ms as number), granted, used: 0, hits, limited: granted === 0 });
+    return { hits: Number(row.hits), leftMs: row.left_ms as number };
+  }
+
+  /** The same for a subject of `auth_rate_counters` (`operator`, `ip:<address>`). */
+  private async takeForSubject(subject: string, chunk: number): Promise<Taken> {
+    const [row] = await preparedOnPool(
+      this.counterPool(),
+      `INSERT INTO auth_rate_counters (subject, window_start, hits)
+       VALUES ($1, to_timestamp(floor(extract(epoch FROM now()) / $2) * $2), $3)
+       ON CONFLICT (subject, window_start) DO UPDATE SET hits = auth_rate_counters.hits + $3
+       RETURNING hits, floor(extract(epoch FROM (window_start + make_interval(secs => $2) - now())) * 1000)::int AS left_ms`,
+      [subject, this.config.rateLimitWindowSeconds, chunk],
+    );
+    return { hits: Number(row.hits), leftMs: row.left_ms as number };
   }
 
   private verdict(lease: Lease, now: number): RateVerdict {
-    const limit = this.config.rateLimit;
+    const limit = lease.limit;
     const window = this.config.rateLimitWindowSeconds;
     const reset = Math.max(1, Math.ceil((lease.endsAt - now) / 1000));
     // Used by every instance: the shared count, less what this instance leased and has not used.
     const remaining = Math.max(0, limit - (lease.hits - (lease.granted - lease.used)));
     const headers: Record<string, string> = {
-      'ratelimit-policy': `"per-key";q=${limit};w=${window}`,
-      ratelimit: `"per-key";r=${remaining};t=${reset}`,
+      'ratelimit-policy': `"${lease.policy}";q=${limit};w=${window}`,
+      ratelimit: `"${lease.policy}";r=${remaining};t=${reset}`,
     };
     if (lease.limited) headers['retry-after'] = String(reset);
     return { limited: lease.limited, headers };
@@ -147,5 +217,6 @@ export class RateLimiter implements OnModuleDestroy {
     const now = Date.now();
     for (const [id, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(id);
     await this.ds.query(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '1 hour'`);
+    await this.ds.query(`DELETE FROM auth_rate_counters WHERE window_start < now() - interval '1 hour'`);
   }
 }

@@ -32,12 +32,12 @@ function addStandardProblems(doc: OpenAPIObject): void {
       if (authenticated) {
         add(401, 'No token, a bad token or a revoked key (UNAUTHENTICATED).');
         add(403, 'The token\'s role is too low for this route (FORBIDDEN).');
-        add(429, 'Too many requests for this API key; see Retry-After (RATE_LIMITED).');
+        add(429, 'Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED).');
       }
       if (path.includes('{')) add(404, 'No such resource in this club (NOT_FOUND).');
       if (method === 'post' || method === 'patch' || method === 'delete') {
         add(409, 'A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT).');
-        add(422, 'The Idempotency-Key was used before with a different request (IDEMPOTENCY_KEY_REUSED).');
+        add(422, 'The Idempotency-Key was used before with a different request or another credential (IDEMPOTENCY_KEY_REUSED).');
       }
       if (op.requestBody) {
         add(413, 'The body is larger than 1 MiB (PAYLOAD_TOO_LARGE).');

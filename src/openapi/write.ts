@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     dbPoolSize: 1,
     rateLimit: 100_000,
     rateLimitWindowSeconds: 60,
+    authFailureLimit: 30,
+    operatorRateLimit: 60,
     apiKeyCacheSeconds: 60,
     corsOrigins: [],
   };

@@ -70,6 +70,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, MIGRATION_DATABASE_URL: 'postgres://owner@127.0.0.1/club' })).toThrow(/MIGRATION_DATABASE_URL needs DATABASE_URL/);
   });
 
+  it('limits failed logins to 30 per address and the operator token to 60 per window unless told otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ authFailureLimit: 30, operatorRateLimit: 60 });
+    expect(loadConfig({ DATA_DIR: dir, AUTH_FAILURE_LIMIT: '0', OPERATOR_RATE_LIMIT: '5' })).toMatchObject({ authFailureLimit: 0, operatorRateLimit: 5 });
+    expect(() => loadConfig({ DATA_DIR: dir, AUTH_FAILURE_LIMIT: 'many', OPERATOR_RATE_LIMIT: '-3' })).toThrow(
+      /AUTH_FAILURE_LIMIT must be a whole number from 0[\s\S]*OPERATOR_RATE_LIMIT must be a whole number from 0/,
+    );
+  });
+
   it('uses DATABASE_URL and ADMIN_TOKEN when given', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234', PORT: '8080' });
     expect(c).toMatchObject({ databaseUrl: 'postgres://postgres@127.0.0.1:5432/club', adminToken: 'operator-token-1234', port: 8080, adminTokenGenerated: false });
