@@ -10,7 +10,8 @@ import type { AppConfig } from './config';
 import { registerCors } from './common/cors';
 import { createLogger, logRequests, nestLogger } from './common/logging';
 import { registerResponseHooks } from './common/response-hooks';
-import { clientErrorHandler, deeperThan, frameworkErrors, MAX_JSON_DEPTH, tooDeep } from './common/raw-errors';
+import { findNul, scanJson } from './common/body-limits';
+import { clientErrorHandler, frameworkErrors, refuseNulInQuery } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -41,17 +42,27 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   app.useGlobalPipes(new StrictValidationPipe());
 
   const fastify = app.getHttpAdapter().getInstance();
-  // JSON bodies: an empty body counts as none; prototype poisoning is refused.
+  // JSON bodies: an empty body counts as none; prototype poisoning is refused; a body
+  // beyond the limits of body-limits.ts is refused before it is parsed, and one holding
+  // U+0000 right after, so validation only ever sees bounded bodies PostgreSQL can store.
   const json = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) return done(null, undefined);
-    return json(req, body as string, (err: Error | null, value?: unknown) => (err ? done(err) : deeperThan(value, MAX_JSON_DEPTH) ? done(tooDeep()) : done(null, value)));
+    const text = body as string;
+    const tooComplex = scanJson(text);
+    if (tooComplex) return done(tooComplex);
+    return json(req, text, (err: Error | null, value?: unknown) => {
+      if (err) return done(err);
+      const nul = findNul(text, value);
+      return nul ? done(nul) : done(null, value);
+    });
   };
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
   fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (refuseNulInQuery(req, reply)) return reply;
   });
   registerCors(fastify, config.corsOrigins);
   logRequests(fastify, logger);
