@@ -21,6 +21,18 @@ const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
 export async function createApp(config: AppConfig, databaseUrl: string, opts: { offline?: boolean } = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    // Slow clients are cut (config.ts): headers, then the whole request, must arrive in
+    // time; an idle keep-alive connection is closed; a socket silent for as long as a whole
+    // request may take is closed too.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
+    connectionTimeout: config.requestTimeoutSeconds * 1000,
+    http: {
+      headersTimeout: config.headersTimeoutSeconds * 1000,
+      requestTimeout: config.requestTimeoutSeconds * 1000,
+      // Node looks for late requests this often (30 s by default, longer than the timeouts).
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutSeconds * 250),
+    },
     trustProxy: false,
     return503OnClosing: true,
     requestIdHeader: false,

@@ -38,22 +38,25 @@ export function frameworkErrors(error: { code?: string }, req: FastifyRequest, r
 }
 
 /**
- * Errors of the HTTP parser itself (headers too large, a malformed request line):
- * answered as problem+json on the raw socket, which is then closed.
+ * Errors of the HTTP parser itself (headers too large, a malformed request line, a request
+ * that did not arrive within HEADERS_TIMEOUT_SECONDS / REQUEST_TIMEOUT_SECONDS): answered as
+ * problem+json on the raw socket, which is then closed, whatever the client still sends.
  */
 export function clientErrorHandler(error: { code?: string }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const { problem } = render(
-    tooLarge
+  const e =
+    error.code === 'HPE_HEADER_OVERFLOW'
       ? new ApiError(ErrorCode.HEADERS_TOO_LARGE, 'The request line or headers are larger than the server accepts.')
-      : new ApiError(ErrorCode.MALFORMED_URL, 'The request could not be parsed as HTTP.'),
-  );
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError(ErrorCode.REQUEST_TIMEOUT, 'The request did not arrive in time; send it again, all at once.')
+        : new ApiError(ErrorCode.MALFORMED_URL, 'The request could not be parsed as HTTP.');
+  const { problem } = render(e);
   const body = JSON.stringify(problem);
   socket.end(
     `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
   );
 }
