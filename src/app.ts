@@ -60,18 +60,18 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   const json = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) return done(null, undefined);
-    const text = body as string;
-    const tooComplex = scanJson(text);
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    if (bytes.length === 0) return done(null, undefined);
+    const tooComplex = scanJson(bytes);
     if (tooComplex) return done(tooComplex);
-    return json(req, text, (err: Error | null, value?: unknown) => {
+    return json(req, bytes.toString('utf8'), (err: Error | null, value?: unknown) => {
       if (err) return done(err);
-      const nul = findNul(text, value);
+      const nul = findNul(bytes, value);
       return nul ? done(nul) : done(null, value);
     });
   };
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
-  fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, parseJson);
+  fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, parseJson);
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     if (refuseNulInQuery(req, reply)) return reply;

@@ -43,25 +43,25 @@ interface Level {
 }
 
 /** The index just past the string whose opening quote is at `i`, or -1 when it never closes. */
-function skipString(text: string, i: number): number {
+function skipString(bytes: Buffer, i: number): number {
   let j = i + 1;
   for (;;) {
-    const q = text.indexOf('"', j);
+    const q = bytes.indexOf(QUOTE, j);
     if (q < 0) return -1;
     let slashes = 0;
-    for (let k = q - 1; k > i && text.charCodeAt(k) === BACKSLASH; k--) slashes++;
+    for (let k = q - 1; k > i && bytes[k] === BACKSLASH; k--) slashes++;
     if (slashes % 2 === 0) return q + 1;
     j = q + 1;
   }
 }
 
-function pathOf(text: string, stack: Level[], upTo: number): string {
+function pathOf(bytes: Buffer, stack: Level[], upTo: number): string {
   const parts: string[] = [];
   for (let d = 0; d < upTo; d++) {
     const l = stack[d];
     if (l.array) parts.push(String(l.entries - 1));
     else {
-      const raw = text.slice(l.keyStart, l.keyEnd);
+      const raw = bytes.toString('utf8', l.keyStart, l.keyEnd);
       let key = raw;
       try {
         key = JSON.parse(`"${raw}"`) as string;
@@ -83,14 +83,17 @@ const tooComplex = (detail: string, field: string, message: string) =>
  * 60,000 keys costs the first 257 of them, not a parse into a 60,000-key object and a walk of
  * it by class-transformer and class-validator. Answers 400 BODY_TOO_COMPLEX naming the object
  * or array at fault (`rules`, `actions`; '' for the body itself), or null. Text that is not
- * JSON is left for the parser to refuse.
+ * JSON is left for the parser to refuse. It reads the UTF-8 bytes as they came (JSON's
+ * structural characters are ASCII, and no byte of a multi-byte character is), so a refused
+ * body is never even decoded.
  */
-export function scanJson(text: string, limits: BodyLimits = BODY_LIMITS): ApiError | null {
+export function scanJson(body: Buffer | string, limits: BodyLimits = BODY_LIMITS): ApiError | null {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   const stack: Level[] = [];
   let total = 0;
-  const n = text.length;
+  const n = bytes.length;
   for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
+    const c = bytes[i];
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
     const top = stack.length ? stack[stack.length - 1] : undefined;
     if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
@@ -102,11 +105,11 @@ export function scanJson(text: string, limits: BodyLimits = BODY_LIMITS): ApiErr
       top.entries++;
       total++;
       if (top.array && top.entries > limits.maxItems) {
-        return tooComplex(`The request body has an array of more than ${limits.maxItems} items.`, pathOf(text, stack, stack.length - 1), `has more than ${limits.maxItems} items`);
+        return tooComplex(`The request body has an array of more than ${limits.maxItems} items.`, pathOf(bytes, stack, stack.length - 1), `has more than ${limits.maxItems} items`);
       }
       if (!top.array) {
         if (top.entries > limits.maxKeys) {
-          return tooComplex(`The request body has an object of more than ${limits.maxKeys} fields.`, pathOf(text, stack, stack.length - 1), `has more than ${limits.maxKeys} fields`);
+          return tooComplex(`The request body has an object of more than ${limits.maxKeys} fields.`, pathOf(bytes, stack, stack.length - 1), `has more than ${limits.maxKeys} fields`);
         }
         top.expectKey = true;
       }
@@ -125,7 +128,7 @@ export function scanJson(text: string, limits: BodyLimits = BODY_LIMITS): ApiErr
       }
     }
     if (c === QUOTE) {
-      const end = skipString(text, i);
+      const end = skipString(bytes, i);
       if (end < 0) return null;
       if (top && !top.array && top.expectKey) {
         top.keyStart = i + 1;
@@ -139,7 +142,7 @@ export function scanJson(text: string, limits: BodyLimits = BODY_LIMITS): ApiErr
       if (stack.length >= limits.maxDepth) {
         return tooComplex(
           `The request body nests objects or arrays more than ${limits.maxDepth} levels deep.`,
-          pathOf(text, stack, stack.length),
+          pathOf(bytes, stack, stack.length),
           `nests deeper than ${limits.maxDepth} levels`,
         );
       }
@@ -155,7 +158,7 @@ export function scanJson(text: string, limits: BodyLimits = BODY_LIMITS): ApiErr
  * naming each path (`actions.3.note`), or null. JSON can only spell U+0000 as an escape, so
  * the parsed body is walked only when its text has one.
  */
-export function findNul(text: string, body: unknown): ApiError | null {
+export function findNul(text: Buffer | string, body: unknown): ApiError | null {
   if (!text.includes('\\u0000')) return null;
   const found: FieldError[] = [];
   const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
