@@ -9,7 +9,8 @@ import type { AppConfig } from './config';
 import { registerCors } from './common/cors';
 import { createLogger, logRequests, nestLogger } from './common/logging';
 import { registerResponseHooks } from './common/response-hooks';
-import { clientErrorHandler, deeperThan, frameworkErrors, MAX_JSON_DEPTH, tooDeep } from './common/raw-errors';
+import { findNul, scanJson } from './common/body-limits';
+import { clientErrorHandler, frameworkErrors, refuseNulInQuery } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -18,6 +19,18 @@ export const BODY_LIMIT = 1024 * 1024;
 export async function createApp(config: AppConfig, databaseUrl: string, opts: { offline?: boolean } = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    // Slow clients are cut (config.ts): headers, then the whole request, must arrive in
+    // time; an idle keep-alive connection is closed; a socket silent for as long as a whole
+    // request may take is closed too.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
+    connectionTimeout: config.requestTimeoutSeconds * 1000,
+    http: {
+      headersTimeout: config.headersTimeoutSeconds * 1000,
+      requestTimeout: config.requestTimeoutSeconds * 1000,
+      // Node looks for late requests this often (30 s by default, longer than the timeouts).
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutSeconds * 250),
+    },
     trustProxy: false,
     return503OnClosing: true,
     requestIdHeader: false,
@@ -37,17 +50,27 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   app.useGlobalPipes(new StrictValidationPipe());
 
   const fastify = app.getHttpAdapter().getInstance();
-  // JSON bodies: an empty body counts as none; prototype poisoning is refused.
+  // JSON bodies: an empty body counts as none; prototype poisoning is refused; a body
+  // beyond the limits of body-limits.ts is refused before it is parsed, and one holding
+  // U+0000 right after, so validation only ever sees bounded bodies PostgreSQL can store.
   const json = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) return done(null, undefined);
-    return json(req, body as string, (err: Error | null, value?: unknown) => (err ? done(err) : deeperThan(value, MAX_JSON_DEPTH) ? done(tooDeep()) : done(null, value)));
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    if (bytes.length === 0) return done(null, undefined);
+    const tooComplex = scanJson(bytes);
+    if (tooComplex) return done(tooComplex);
+    return json(req, bytes.toString('utf8'), (err: Error | null, value?: unknown) => {
+      if (err) return done(err);
+      const nul = findNul(bytes, value);
+      return nul ? done(nul) : done(null, value);
+    });
   };
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
-  fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, parseJson);
+  fastify.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, parseJson);
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (refuseNulInQuery(req, reply)) return reply;
   });
   registerCors(fastify, config.corsOrigins);
   logRequests(fastify, logger);

@@ -37,6 +37,12 @@ export interface AppConfig {
   apiKeyCacheSeconds: number;
   /** Origins allowed by CORS: empty = CORS off (the default), ['*'] = any origin. */
   corsOrigins: string[];
+  /** A request's headers must arrive within this; never more than requestTimeoutSeconds. */
+  headersTimeoutSeconds: number;
+  /** The whole request (headers and body) must arrive within this. */
+  requestTimeoutSeconds: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +83,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const authFailureLimit = intVar(env, 'AUTH_FAILURE_LIMIT', 30, 0, 1_000_000, problems);
   const operatorRateLimit = intVar(env, 'OPERATOR_RATE_LIMIT', 60, 0, 1_000_000, problems);
   const apiKeyCacheSeconds = intVar(env, 'API_KEY_CACHE_SECONDS', 60, 0, 3600, problems);
+  // Slow clients are cut: a phone on club wifi sends a request in well under a second.
+  const requestTimeoutSeconds = intVar(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600, problems);
+  const headersTimeoutSeconds = intVar(env, 'HEADERS_TIMEOUT_SECONDS', Math.min(10, requestTimeoutSeconds), 1, 3600, problems);
+  if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    problems.push(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
+  }
+  const keepAliveTimeoutSeconds = intVar(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 3600, problems);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -155,5 +168,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     operatorRateLimit,
     apiKeyCacheSeconds,
     corsOrigins: corsOrigins.map((o) => (o === '*' ? o : o.replace(/\/$/, '').toLowerCase())),
+    headersTimeoutSeconds,
+    requestTimeoutSeconds,
+    keepAliveTimeoutSeconds,
   };
 }

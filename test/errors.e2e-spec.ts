@@ -201,7 +201,7 @@ describe('hostile input found by fuzzing: a clear 4xx, never a 500', () => {
   it('refuses JSON nested deeper than 32 levels before anything walks it', async () => {
     const deep = `{"name":${'['.repeat(2000)}${']'.repeat(2000)}}`;
     const res = await t.http().post('/v1/players').set(bearer(owner)).set('content-type', 'application/json').set('Idempotency-Key', 'deep-1').send(deep);
-    isProblem(res, 400, 'MALFORMED_JSON');
+    isProblem(res, 400, 'BODY_TOO_COMPLEX');
     const ok = `{"name":"Anna"}`;
     expect((await t.http().post('/v1/players').set(bearer(owner)).set('content-type', 'application/json').send(ok)).status).toBe(201);
   });

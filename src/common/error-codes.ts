@@ -6,6 +6,7 @@
 export enum ErrorCode {
   VALIDATION_FAILED = 'VALIDATION_FAILED',
   MALFORMED_JSON = 'MALFORMED_JSON',
+  BODY_TOO_COMPLEX = 'BODY_TOO_COMPLEX',
   MALFORMED_URL = 'MALFORMED_URL',
   INVALID_CURSOR = 'INVALID_CURSOR',
   INVALID_IDEMPOTENCY_KEY = 'INVALID_IDEMPOTENCY_KEY',
@@ -14,6 +15,7 @@ export enum ErrorCode {
   NOT_FOUND = 'NOT_FOUND',
   METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED',
   NOT_ACCEPTABLE = 'NOT_ACCEPTABLE',
+  REQUEST_TIMEOUT = 'REQUEST_TIMEOUT',
   CONFLICT = 'CONFLICT',
   IDEMPOTENCY_KEY_IN_FLIGHT = 'IDEMPOTENCY_KEY_IN_FLIGHT',
   VERSION_MISMATCH = 'VERSION_MISMATCH',
@@ -40,6 +42,7 @@ export function statusOf(code: ErrorCode): number {
   switch (code) {
     case ErrorCode.VALIDATION_FAILED:
     case ErrorCode.MALFORMED_JSON:
+    case ErrorCode.BODY_TOO_COMPLEX:
     case ErrorCode.MALFORMED_URL:
     case ErrorCode.INVALID_CURSOR:
     case ErrorCode.INVALID_IDEMPOTENCY_KEY:
@@ -54,6 +57,8 @@ export function statusOf(code: ErrorCode): number {
       return 405;
     case ErrorCode.NOT_ACCEPTABLE:
       return 406;
+    case ErrorCode.REQUEST_TIMEOUT:
+      return 408;
     case ErrorCode.CONFLICT:
     case ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT:
       return 409;
@@ -91,6 +96,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',
+  408: 'Request Timeout',
   409: 'Conflict',
   412: 'Precondition Failed',
   413: 'Content Too Large',

@@ -29,8 +29,11 @@ export class ProblemResponse {
   @ApiPropertyOptional({ description: 'Id of the rule in RULES.md that refused the request.', example: 'R3.1' })
   rule?: string;
 
-  @ApiPropertyOptional({ type: [FieldErrorDto], description: 'Field-level validation failures.' })
+  @ApiPropertyOptional({ type: [FieldErrorDto], maxItems: 20, description: 'Field-level validation failures: at most 20 are listed.' })
   errors?: FieldErrorDto[];
+
+  @ApiPropertyOptional({ description: 'How many field-level failures there were (present with `errors`; may exceed the 20 listed).', example: 1 })
+  errorCount?: number;
 
   @ApiPropertyOptional({ description: 'The request path.', example: '/v1/players' })
   instance?: string;

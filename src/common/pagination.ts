@@ -35,11 +35,15 @@ export function decodeCursor(cursor: string | undefined, shape: Array<'string' |
   if (cursor === undefined) return null;
   try {
     const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === shape.length && key.every((v, i) => typeof v === shape[i])) return key;
+    // A string holding U+0000 was never given out (PostgreSQL text cannot hold it).
+    const fits = (v: unknown, i: number) => typeof v === shape[i] && !(typeof v === 'string' && v.includes('\u0000'));
+    if (Array.isArray(key) && key.length === shape.length && key.every(fits)) return key;
   } catch {
     /* fall through */
   }
-  throw new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this API gave out; start again without it.');
+  throw new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this API gave out; start again without it.', {
+    errors: [{ field: 'cursor', message: 'cursor is not one this API gave out' }],
+  });
 }
 
 /** Cuts a result fetched with limit + 1 rows into a page. */

@@ -18,6 +18,8 @@ export interface Problem {
   code: string;
   rule?: string;
   errors?: FieldError[];
+  /** How many field errors there were; `errors` lists at most 20 of them. */
+  errorCount?: number;
   instance?: string;
   requestId?: string;
 }
@@ -106,7 +108,7 @@ export function render(e: unknown, requestId?: string): Rendered {
   let p: Problem | null = null;
   let internal: unknown;
   if (e instanceof ApiError) {
-    p = problem(e.status, e.code, e.detail, { rule: e.extra.rule, errors: e.extra.errors });
+    p = problem(e.status, e.code, e.detail, { rule: e.extra.rule, errors: e.extra.errors, errorCount: e.extra.errors ? (e.extra.errorCount ?? e.extra.errors.length) : undefined });
     Object.assign(headers, e.extra.headers ?? {});
   } else if (e instanceof RuleViolation) {
     p = problem(422, e.code, e.message, { rule: e.rule ?? undefined });

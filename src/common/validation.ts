@@ -1,15 +1,26 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { applyDecorators } from '@nestjs/common';
 import { IsInt, Max, Min, ValidateIf } from 'class-validator';
-import { ApiError, FieldError } from './api-error';
+import { ApiError, FieldError, fieldErrors } from './api-error';
 import { ErrorCode } from './error-codes';
 
+/**
+ * With stopAtFirstError class-validator reports one constraint per field, whichever it met
+ * first; a field that is absent altogether is reported as required instead, whatever its
+ * constraints (a field that may be left out is skipped by IsOptional/Optional and never gets here).
+ */
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors) {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const message of Object.values(e.constraints ?? {})) {
-      out.push({ field, message: message.replace(/^property (\S+) should not exist$/, 'unknown field $1') });
+    const constraints = Object.entries(e.constraints ?? {});
+    const absent = e.property !== undefined && e.value === undefined && constraints.length > 0 && !constraints.some(([name]) => name === 'whitelistValidation');
+    if (absent) {
+      out.push({ field, message: `${e.property} is required` });
+    } else {
+      for (const [, message] of constraints) {
+        out.push({ field, message: message.replace(/^property (\S+) should not exist$/, 'unknown field $1') });
+      }
     }
     if (e.children?.length) out.push(...flatten(e.children, field));
   }
@@ -30,13 +41,9 @@ export class StrictValidationPipe extends ValidationPipe {
       stopAtFirstError: true,
       transform: true,
       transformOptions: { enableImplicitConversion: false },
-      validationError: { target: false, value: false },
-      exceptionFactory: (errors) => {
-        const list = flatten(errors);
-        return new ApiError(ErrorCode.VALIDATION_FAILED, list.map((e) => `${e.field}: ${e.message}`).join('; ') || 'The request is not valid.', {
-          errors: list,
-        });
-      },
+      // The value is kept only to tell an absent field (undefined) from a wrong one; it is never shown.
+      validationError: { target: false, value: true },
+      exceptionFactory: (errors) => fieldErrors(ErrorCode.VALIDATION_FAILED, flatten(errors)),
     });
   }
 

@@ -28,7 +28,7 @@ function addStandardProblems(doc: OpenAPIObject): void {
       };
       const authenticated = (op.security ?? []).length > 0;
       const hasInput = !!op.requestBody || (op.parameters ?? []).some((p) => p.in === 'query');
-      if (hasInput) add(400, 'Malformed JSON, wrong types, unknown or missing fields (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR).');
+      if (hasInput) add(400, 'Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX).');
       if (authenticated) {
         add(401, 'No token, a bad token or a revoked key (UNAUTHENTICATED).');
         add(403, 'The token\'s role is too low for this route (FORBIDDEN).');

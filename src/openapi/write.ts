@@ -29,6 +29,9 @@ async function main(): Promise<void> {
     operatorRateLimit: 60,
     apiKeyCacheSeconds: 60,
     corsOrigins: [],
+    headersTimeoutSeconds: 10,
+    requestTimeoutSeconds: 30,
+    keepAliveTimeoutSeconds: 5,
   };
   const app = await createApp(config, config.databaseUrl!, { offline: true });
   await app.init();

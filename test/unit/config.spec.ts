@@ -78,6 +78,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('cuts slow clients: headers within 10 s, the whole request within 30 s, idle keep-alive after 5 s, unless told otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, keepAliveTimeoutSeconds: 5 });
+    expect(loadConfig({ DATA_DIR: dir, HEADERS_TIMEOUT_SECONDS: '2', REQUEST_TIMEOUT_SECONDS: '2', KEEP_ALIVE_TIMEOUT_SECONDS: '1' })).toMatchObject({
+      headersTimeoutSeconds: 2,
+      requestTimeoutSeconds: 2,
+      keepAliveTimeoutSeconds: 1,
+    });
+    expect(() => loadConfig({ DATA_DIR: dir, REQUEST_TIMEOUT_SECONDS: '0', HEADERS_TIMEOUT_SECONDS: 'ten', KEEP_ALIVE_TIMEOUT_SECONDS: '0' })).toThrow(
+      /REQUEST_TIMEOUT_SECONDS must be a whole number from 1[\s\S]*HEADERS_TIMEOUT_SECONDS must be a whole number from 1[\s\S]*KEEP_ALIVE_TIMEOUT_SECONDS must be a whole number from 1/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, HEADERS_TIMEOUT_SECONDS: '40' })).toThrow(/HEADERS_TIMEOUT_SECONDS \(40\) must not exceed REQUEST_TIMEOUT_SECONDS \(30\)/);
+  });
+
   it('uses DATABASE_URL and ADMIN_TOKEN when given', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234', PORT: '8080' });
     expect(c).toMatchObject({ databaseUrl: 'postgres://postgres@127.0.0.1:5432/club', adminToken: 'operator-token-1234', port: 8080, adminTokenGenerated: false });
