@@ -26,6 +26,20 @@ export interface Rendered {
   headers: Record<string, string>;
   /** The original error when it is a failure of ours (logged, never shown). */
   internal?: unknown;
+  /** What lost a connection after COMMIT was sent (logged as a warning, never shown). */
+  commitLost?: unknown;
+}
+
+/**
+ * The connection was lost (or stopped answering) after the COMMIT of a command had been
+ * sent: PostgreSQL may have committed it or not, and the app cannot tell. Answered 503
+ * COMMIT_OUTCOME_UNKNOWN, never DATABASE_UNAVAILABLE (which promises nothing was written).
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('The connection to the database was lost after COMMIT was sent.', { cause });
+    this.name = 'CommitOutcomeUnknown';
+  }
 }
 
 const typeOf = (code: string) => `urn:bgclub:problem:${code.toLowerCase().replace(/_/g, '-')}`;
@@ -46,7 +60,13 @@ export function isDatabaseUnavailable(e: unknown): boolean {
     return true;
   }
   const msg = typeof err?.message === 'string' ? err.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout/i.test(msg);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout|timeout expired|Client was closed and is not queryable/i.test(msg);
+}
+
+/** A connection that failed before the statement could be sent: nothing of it reached the server. */
+export function neverSent(e: unknown): boolean {
+  const msg = (e as { message?: unknown })?.message;
+  return typeof msg === 'string' && /is not queryable/.test(msg);
 }
 
 /** 40001 serialization failure, 40P01 deadlock: the whole unit of work may be retried. */
@@ -64,8 +84,10 @@ function fromQueryFailed(e: QueryFailedError): Problem | null {
     case '23514':
     case '23502':
       return problem(400, ErrorCode.VALIDATION_FAILED, 'A value in the request is out of range or of the wrong form.');
+    // statement_timeout (or a cancel), lock_timeout: the statement failed, nothing was committed.
     case '57014':
-      return problem(503, ErrorCode.DATABASE_BUSY, 'The database took too long to answer; try again.');
+    case '55P03':
+      return problem(503, ErrorCode.DATABASE_UNAVAILABLE, 'The database did not answer in time; nothing was recorded. Try again shortly.');
     default:
       return null;
   }
@@ -91,7 +113,18 @@ export function render(e: unknown, requestId?: string): Rendered {
   const headers: Record<string, string> = {};
   let p: Problem | null = null;
   let internal: unknown;
-  if (e instanceof ApiError) {
+  let commitLost: unknown;
+  if (e instanceof CommitOutcomeUnknown) {
+    p = problem(
+      503,
+      ErrorCode.COMMIT_OUTCOME_UNKNOWN,
+      'The connection to the database was lost after the request was sent to be committed: it may or may not have been recorded. ' +
+        'Retry with the same Idempotency-Key: if it was recorded you get its answer again, otherwise it runs once. ' +
+        'Without an Idempotency-Key, read the resource before sending the request again.',
+    );
+    headers['retry-after'] = '1';
+    commitLost = e.cause;
+  } else if (e instanceof ApiError) {
     p = problem(e.status, e.code, e.detail, { rule: e.extra.rule, errors: e.extra.errors });
     Object.assign(headers, e.extra.headers ?? {});
   } else if (e instanceof RuleViolation) {
@@ -141,5 +174,5 @@ export function render(e: unknown, requestId?: string): Rendered {
     p = problem(500, ErrorCode.INTERNAL_ERROR, `Something went wrong on our side. Quote request id ${requestId ?? 'unknown'} when reporting it.`);
   }
   if (requestId) p.requestId = requestId;
-  return { problem: p, headers, internal };
+  return { problem: p, headers, internal, commitLost };
 }
