@@ -3,9 +3,10 @@ import { QueryFailedError } from 'typeorm';
 import { RuleViolation } from '../domain/errors';
 import { ApiError, FieldError } from './api-error';
 import { ErrorCode, statusOf, titleOf } from './error-codes';
+import { CommitOutcomeUnknown, isDatabaseUnavailable } from '../db/failures';
 import { isRetryable } from './retryable';
 
-export { isRetryable };
+export { CommitOutcomeUnknown, isDatabaseUnavailable, isRetryable };
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -30,43 +31,10 @@ export interface Rendered {
   commitLost?: unknown;
 }
 
-/**
- * The connection was lost (or stopped answering) after the COMMIT of a command had been
- * sent: PostgreSQL may have committed it or not, and the app cannot tell. Answered 503
- * COMMIT_OUTCOME_UNKNOWN, never DATABASE_UNAVAILABLE (which promises nothing was written).
- */
-export class CommitOutcomeUnknown extends Error {
-  constructor(cause: unknown) {
-    super('The connection to the database was lost after COMMIT was sent.', { cause });
-    this.name = 'CommitOutcomeUnknown';
-  }
-}
-
 const typeOf = (code: string) => `urn:bgclub:problem:${code.toLowerCase().replace(/_/g, '-')}`;
 
 function problem(status: number, code: string, detail: string, more: Partial<Problem> = {}): Problem {
   return { type: typeOf(code), title: titleOf(status), status, detail, code, ...more };
-}
-
-/** SQLSTATEs and driver messages that mean "the database is not there right now". */
-export function isDatabaseUnavailable(e: unknown): boolean {
-  const err = e as { code?: string; message?: string; name?: string; driverError?: unknown };
-  if (err?.driverError) return isDatabaseUnavailable(err.driverError);
-  // The connection died between two queries of a command: node-pg reports it as an
-  // 'error' event, TypeORM releases the runner, and the next query finds it released.
-  if (err?.name === 'QueryRunnerAlreadyReleasedError' || err?.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
-  const code = typeof err?.code === 'string' ? err.code : '';
-  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
-    return true;
-  }
-  const msg = typeof err?.message === 'string' ? err.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout|timeout expired|Client was closed and is not queryable/i.test(msg);
-}
-
-/** A connection that failed before the statement could be sent: nothing of it reached the server. */
-export function neverSent(e: unknown): boolean {
-  const msg = (e as { message?: unknown })?.message;
-  return typeof msg === 'string' && /is not queryable/.test(msg);
 }
 
 /** 40001 serialization failure, 40P01 deadlock: the whole unit of work may be retried. */

@@ -1,5 +1,5 @@
 import { EntityManager, QueryRunner } from 'typeorm';
-import { CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from '../common/problem';
+import { CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from './failures';
 import { asQueryFailed, executeText, nameOf, PgClient, PgResult, sqlStatement } from './pg-client';
 import { takeBatch } from './write-batch';
 

@@ -2,9 +2,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import type { Auth } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
-import { CommitOutcomeUnknown } from '../common/problem';
 import { isRetryable } from '../common/retryable';
 import { uuid7 } from '../common/uuid';
+import { CommitOutcomeUnknown } from './failures';
 import { beginLazily, commitLazily, rollbackLazily } from './transaction';
 import { defer, openBatch } from './write-batch';
 
