@@ -255,3 +255,36 @@ describe('a database error logs which statement failed, never the values', () =>
     expect(out).not.toMatch(/EXECUTE |VALUES \(/);
   });
 });
+
+describe('a connection that stopped answering is discarded, never reused', () => {
+  let env: Awaited<ReturnType<typeof appBehindRelay>>;
+  beforeAll(async () => {
+    // One connection, and every request reads its API key from the database: a stuck
+    // connection handed back to the pool would stall the very next request.
+    env = await appBehindRelay({ DB_TIMEOUT_MS: '1000', DB_POOL_SIZE: '1', API_KEY_CACHE_SECONDS: '0' });
+  }, 60000);
+  afterAll(() => env?.close());
+
+  it('answers 503 when a lookup outside any transaction goes unanswered, and the next request gets a fresh connection', async () => {
+    const fired = env.relay.trapOnce(/FROM api_keys/, 'blackhole');
+    const stuck = await timed('list', () => env.api.get('/v1/players?limit=1').timeout({ deadline: 20000 }));
+    expect(await Promise.race([fired.then(() => 'trap fired'), sleep(200).then(() => 'trap never fired')])).toBe('trap fired');
+    expect({ status: stuck.status, code: stuck.code }).toEqual({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+    expect(stuck.ms).toBeLessThan(ANSWER_WITHIN_MS);
+    const next = await timed('list', () => env.api.get('/v1/players?limit=1').timeout({ deadline: 20000 }));
+    expect({ status: next.status, fast: next.ms < 900 }).toEqual({ status: 200, fast: true });
+  });
+
+  it('answers 503 when a command goes unanswered inside its transaction, and the next command runs on a fresh connection', async () => {
+    const { api, relay, A, B } = env;
+    const id = await env.table();
+    const batch = { actions: [double(A), take(B), finish(A, 'single')] };
+    const fired = relay.trapOnce(BEGIN_MESSAGE, 'blackhole');
+    const stuck = await timed('game', () => api.post(`/v1/money-games/${id}/games`, batch).timeout({ deadline: 20000 }));
+    expect(await Promise.race([fired.then(() => 'trap fired'), sleep(200).then(() => 'trap never fired')])).toBe('trap fired');
+    expect({ status: stuck.status, code: stuck.code }).toEqual({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+    const next = await timed('game', () => api.post(`/v1/money-games/${id}/games`, batch).timeout({ deadline: 20000 }));
+    expect({ status: next.status, gameNo: next.body.gameNo, fast: next.ms < 900 }).toEqual({ status: 201, gameNo: 1, fast: true });
+    expect(await env.count('games WHERE table_id = $1', [id])).toBe(1);
+  });
+});
