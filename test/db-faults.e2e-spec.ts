@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
+import { migrate } from '../src/db/data-source';
 import { bearer, cloneDatabase, RunningApp } from './support/app';
 import { double, finish, take } from './support/club';
-import { as, instance, pgClient, sleep, waitFor } from './support/concurrency';
+import { as, freePort, instance, pgClient, sleep, waitFor } from './support/concurrency';
+import { OwnPostgres, ownPostgres } from './support/pg-server';
 import { Relay } from './support/relay';
 
 /** The promise made to clients: an answer within 5 s, whatever the database does (plus a margin for a loaded machine). */
@@ -137,6 +142,94 @@ describe('a frozen database: every request hears back within 5 s', () => {
       expect(await env.count('ledger_entries WHERE table_id = $1', [id])).toBe(mine.length);
     }
   }, 90000);
+});
+
+/** The postmaster of the server whose data is in `dataDir`, and its children (the backends and helpers). */
+function serverPids(dataDir: string): number[] {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return [postmaster, ...children];
+}
+
+describe('a stopped (SIGSTOP) PostgreSQL: every request hears back within 5 s', () => {
+  let dir: string;
+  let server: OwnPostgres | null = null;
+  let app: RunningApp | null = null;
+  let frozen: number[] = [];
+  const resume = () => {
+    for (const pid of frozen.splice(0)) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  afterAll(async () => {
+    resume();
+    if (app && app.proc.exitCode === null && app.proc.signalCode === null) await app.stop();
+    await server?.close().catch(() => undefined);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 to requests in flight and arriving while every PostgreSQL process is stopped, and recovers when they continue', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bgclub-freeze-'));
+    server = await ownPostgres(join(dir, 'pg'), await freePort());
+    const admin = await pgClient(server.url('postgres'));
+    await admin.query('CREATE DATABASE bgfreeze');
+    await admin.end();
+    await migrate(server.url('bgfreeze'));
+    const token = 'sigstop-operator-token';
+    app = await instance(server.url('bgfreeze'), token);
+    const club = await request(app.url).post('/v1/clubs').set(bearer(token)).send({ name: 'Frozen club' });
+    const api = as(app.url, club.body.apiKey.token);
+    const A = (await api.post('/v1/players', { name: 'Anna' })).body.id;
+    const B = (await api.post('/v1/players', { name: 'Ben' })).body.id;
+    const session = (await api.post('/v1/sessions', { name: 'Night' })).body.id;
+    const tables: string[] = [];
+    for (let i = 0; i < 4; i++) tables.push((await api.post('/v1/money-games', { sessionId: session, players: [A, B], stakeMinor: 100 })).body.id);
+    const batch = { actions: [double(A), take(B), finish(A, 'single')] };
+    const wave = (n: number) => [
+      ...tables.map((id, i) => timed(`game ${n}.${i}`, () => api.post(`/v1/money-games/${id}/games`, batch).timeout({ deadline: 20000 }))),
+      timed(`player ${n}`, () => api.post('/v1/players', { name: `Stopped ${n}` }).timeout({ deadline: 20000 })),
+      timed(`list ${n}`, () => api.get('/v1/players?limit=5').timeout({ deadline: 20000 })),
+    ];
+
+    const first = wave(1);
+    await sleep(15);
+    const dataDir = join(dir, 'pg');
+    // The postmaster first (it forks no more), then everything it started.
+    frozen = [serverPids(dataDir)[0]];
+    process.kill(frozen[0], 'SIGSTOP');
+    for (const pid of serverPids(dataDir).slice(1)) {
+      process.kill(pid, 'SIGSTOP');
+      frozen.push(pid);
+    }
+    await sleep(300);
+    const second = wave(2);
+    const answers = await Promise.all([...first, ...second]);
+    resume();
+
+    expect(answers.filter((a) => a.ms >= ANSWER_WITHIN_MS + MARGIN_MS || a.status === 0).map((a) => `${a.what}: ${a.status} in ${a.ms} ms`)).toEqual([]);
+    const secondWave = answers.slice(first.length);
+    expect(secondWave.map((a) => [a.what, a.status])).toEqual(secondWave.map((a) => [a.what, 503]));
+    for (const a of answers.filter((x) => x.status === 503)) {
+      expect(a.code).toMatch(a.what.startsWith('list') ? /^DATABASE_UNAVAILABLE$/ : /^(DATABASE_UNAVAILABLE|COMMIT_OUTCOME_UNKNOWN)$/);
+      expect(a.retryAfter).toMatch(/^\d+$/);
+    }
+    await waitFor('the app to answer again', async () => (await api.get('/v1/players?limit=1')).status === 200, 10000, 100);
+    const again = await api.post(`/v1/money-games/${tables[0]}/games`, batch);
+    expect(again.status).toBe(201);
+  }, 120000);
 });
 
 describe('the connection lost after COMMIT was sent: the outcome is unknown', () => {
