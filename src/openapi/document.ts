@@ -58,7 +58,7 @@ function addStandardProblems(doc: OpenAPIObject): void {
           in: 'header',
           name: 'Idempotency-Key',
           required: false,
-          description: 'Replays the first response for the same key and body, for at least 24 h.',
+          description: 'Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h.',
           schema: { type: 'string', maxLength: 255 },
         } as never);
       }
