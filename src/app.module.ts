@@ -59,7 +59,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions({ url: o.databaseUrl, poolSize: o.config.dbPoolSize }),
+          ...dataSourceOptions({ url: o.databaseUrl, poolSize: o.config.dbPoolSize, timeoutMs: o.config.dbTimeoutMs }),
           manualInitialization: o.offline === true,
           retryAttempts: 0,
         }),

@@ -26,6 +26,11 @@ export interface AppConfig {
   embeddedPgPort: number;
   idempotencyTtlHours: number;
   dbPoolSize: number;
+  /**
+   * The longest the app waits on the database for one thing (a connection, a statement,
+   * a lock): past it the request answers 503, so a client hears back even from a frozen server.
+   */
+  dbTimeoutMs: number;
   /** Requests per API key per window; 0 turns rate limiting off. */
   rateLimit: number;
   rateLimitWindowSeconds: number;
@@ -76,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // Twice the cores, at least 4 and at most 20: the app and PostgreSQL share the machine's
   // cores, and more connections than that only add context switches (docs/performance.md).
   const dbPoolSize = intVar(env, 'DB_POOL_SIZE', Math.min(20, Math.max(4, 2 * availableParallelism())), 1, 200, problems);
+  // 4 s: with the answer's own work, a client hears back within 5 s whatever the database does.
+  const dbTimeoutMs = intVar(env, 'DB_TIMEOUT_MS', 4000, 500, 120_000, problems);
   // A guard against runaway clients, not a quota: 100,000 a minute (about 1,700 a second) per key.
   const rateLimit = intVar(env, 'RATE_LIMIT', 100_000, 0, 10_000_000, problems);
   const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems);
@@ -162,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedPgPort,
     idempotencyTtlHours,
     dbPoolSize,
+    dbTimeoutMs,
     rateLimit,
     rateLimitWindowSeconds,
     authFailureLimit,

@@ -1,5 +1,5 @@
-import { createServer, Server, Socket } from 'node:net';
 import { bearer, cloneDatabase, newClub, startApp, startProcess, TestApp } from './support/app';
+import { Relay } from './support/relay';
 
 const countPlayers = async (t: TestApp) => Number((await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM players'))[0].n);
 
@@ -98,36 +98,6 @@ describe('errors: problem+json, and bad input changes nothing', () => {
     await t.sql('ALTER TABLE players_gone RENAME TO players');
   });
 });
-
-/** A TCP relay between the app and PostgreSQL that the test can cut and restore. */
-class Relay {
-  private server: Server | null = null;
-  private sockets = new Set<Socket>();
-  constructor(private readonly target: { host: string; port: number }) {}
-  port = 0;
-
-  async open(port = 0): Promise<number> {
-    this.server = createServer((client) => {
-      const upstream = new Socket();
-      upstream.connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', () => r()));
-    this.port = (this.server.address() as { port: number }).port;
-    return this.port;
-  }
-
-  async cut(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-    this.server = null;
-  }
-}
 
 describe('database unreachable: 503, then recovery', () => {
   it('answers 503 DATABASE_UNAVAILABLE quickly while the database is gone, and recovers by itself', async () => {

@@ -32,6 +32,8 @@ export enum ErrorCode {
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   DATABASE_BUSY = 'DATABASE_BUSY',
+  /** The connection was lost after COMMIT was sent: the write may or may not have been recorded. */
+  COMMIT_OUTCOME_UNKNOWN = 'COMMIT_OUTCOME_UNKNOWN',
 }
 
 function assertUnreachable(x: never): never {
@@ -83,6 +85,7 @@ export function statusOf(code: ErrorCode): number {
       return 500;
     case ErrorCode.DATABASE_UNAVAILABLE:
     case ErrorCode.DATABASE_BUSY:
+    case ErrorCode.COMMIT_OUTCOME_UNKNOWN:
       return 503;
     default:
       return assertUnreachable(code);

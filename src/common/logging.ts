@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import pino, { Logger } from 'pino';
 import type { LogLevel } from '../config';
+import { nameOf, statementLabel } from '../db/pg-client';
 import type { Auth } from './auth';
 import { clientRequestIdOf } from './request';
 
@@ -23,8 +24,47 @@ export type AppLogger = Logger;
 export function createLogger(level: LogLevel): AppLogger {
   return pino({
     level,
+    serializers: { err: loggableError },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]', 'headers.authorization'], censor: '[redacted]' },
   });
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * What the log says of an error (pino's `err`), without any value it carries. A database
+ * error is its SQLSTATE, the statement it came from (statementLabel, and the name its
+ * prepared statement has) and the names of the table, column or constraint PostgreSQL
+ * gives; never the parameters, the SQL text (values travel in it as literals,
+ * pg-client.ts), nor PostgreSQL's message, detail or context, which may quote a value.
+ * Any other error is its type, message and stack; its cause is described the same way.
+ */
+export function loggableError(e: unknown, depth = 0): Record<string, unknown> {
+  if (e === null || typeof e !== 'object') return { type: typeof e };
+  const err = e as Error & { query?: unknown; driverError?: unknown; code?: unknown; cause?: unknown };
+  const driver = (err.driverError ?? err) as { code?: unknown; table?: unknown; column?: unknown; constraint?: unknown; routine?: unknown; severity?: unknown; message?: unknown };
+  const sqlState = typeof driver.code === 'string' && SQLSTATE.test(driver.code) ? driver.code : undefined;
+  const frames = typeof err.stack === 'string' ? err.stack.split('\n').slice(1).join('\n') : undefined;
+  if (sqlState !== undefined || typeof err.query === 'string') {
+    const out: Record<string, unknown> = { type: err.name ?? 'Error' };
+    if (sqlState !== undefined) {
+      out.sqlState = sqlState;
+      for (const k of ['severity', 'table', 'column', 'constraint', 'routine'] as const) if (typeof driver[k] === 'string') out[k] = driver[k];
+    } else if (typeof driver.message === 'string') {
+      // Not PostgreSQL's answer: the driver's own fixed message (a lost connection, a timeout).
+      out.message = driver.message;
+    }
+    if (typeof err.query === 'string') {
+      out.statement = statementLabel(err.query);
+      out.statementId = nameOf(err.query, 'bg');
+    }
+    if (frames) out.stack = frames;
+    return out;
+  }
+  const out: Record<string, unknown> = { type: err.name ?? 'Error', message: String(err.message ?? '') };
+  if (frames) out.stack = frames;
+  if (err.cause !== undefined && depth < 3) out.cause = loggableError(err.cause, depth + 1);
+  return out;
 }
 
 /**

@@ -9,9 +9,12 @@ export function requestIdOf(req: FastifyRequest): string | undefined {
 
 export function sendProblem(e: unknown, req: FastifyRequest, reply: FastifyReply, logger?: AppLogger): void {
   const requestId = requestIdOf(req);
-  const { problem, headers, internal } = render(e, requestId);
+  const { problem, headers, internal, commitLost } = render(e, requestId);
   if (internal !== undefined) {
     logger?.error({ err: internal, requestId }, 'unhandled failure');
+  }
+  if (commitLost !== undefined) {
+    logger?.warn({ err: commitLost, requestId }, 'commit outcome unknown: the connection was lost after COMMIT was sent');
   }
   problem.instance = req.url.split('?')[0];
   if (reply.sent) return;

@@ -4,9 +4,10 @@ import { RuleViolation } from '../domain/errors';
 import { AMOUNT_OUT_OF_RANGE, MAX_MINOR } from '../domain/money';
 import { ApiError, FieldError } from './api-error';
 import { ErrorCode, statusOf, titleOf } from './error-codes';
+import { CommitOutcomeUnknown, isDatabaseUnavailable } from '../db/failures';
 import { isRetryable } from './retryable';
 
-export { isRetryable };
+export { CommitOutcomeUnknown, isDatabaseUnavailable, isRetryable };
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -29,27 +30,14 @@ export interface Rendered {
   headers: Record<string, string>;
   /** The original error when it is a failure of ours (logged, never shown). */
   internal?: unknown;
+  /** What lost a connection after COMMIT was sent (logged as a warning, never shown). */
+  commitLost?: unknown;
 }
 
 const typeOf = (code: string) => `urn:bgclub:problem:${code.toLowerCase().replace(/_/g, '-')}`;
 
 function problem(status: number, code: string, detail: string, more: Partial<Problem> = {}): Problem {
   return { type: typeOf(code), title: titleOf(status), status, detail, code, ...more };
-}
-
-/** SQLSTATEs and driver messages that mean "the database is not there right now". */
-export function isDatabaseUnavailable(e: unknown): boolean {
-  const err = e as { code?: string; message?: string; name?: string; driverError?: unknown };
-  if (err?.driverError) return isDatabaseUnavailable(err.driverError);
-  // The connection died between two queries of a command: node-pg reports it as an
-  // 'error' event, TypeORM releases the runner, and the next query finds it released.
-  if (err?.name === 'QueryRunnerAlreadyReleasedError' || err?.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
-  const code = typeof err?.code === 'string' ? err.code : '';
-  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
-    return true;
-  }
-  const msg = typeof err?.message === 'string' ? err.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout/i.test(msg);
 }
 
 /** 40001 serialization failure, 40P01 deadlock: the whole unit of work may be retried. */
@@ -80,8 +68,10 @@ function fromQueryFailed(e: QueryFailedError): Problem | null {
     case '23514':
     case '23502':
       return problem(400, ErrorCode.VALIDATION_FAILED, 'A value in the request is out of range or of the wrong form.');
+    // statement_timeout (or a cancel), lock_timeout: the statement failed, nothing was committed.
     case '57014':
-      return problem(503, ErrorCode.DATABASE_BUSY, 'The database took too long to answer; try again.');
+    case '55P03':
+      return problem(503, ErrorCode.DATABASE_UNAVAILABLE, 'The database did not answer in time; nothing was recorded. Try again shortly.');
     default:
       return null;
   }
@@ -107,7 +97,18 @@ export function render(e: unknown, requestId?: string): Rendered {
   const headers: Record<string, string> = {};
   let p: Problem | null = null;
   let internal: unknown;
-  if (e instanceof ApiError) {
+  let commitLost: unknown;
+  if (e instanceof CommitOutcomeUnknown) {
+    p = problem(
+      503,
+      ErrorCode.COMMIT_OUTCOME_UNKNOWN,
+      'The connection to the database was lost after the request was sent to be committed: it may or may not have been recorded. ' +
+        'Retry with the same Idempotency-Key: if it was recorded you get its answer again, otherwise it runs once. ' +
+        'Without an Idempotency-Key, read the resource before sending the request again.',
+    );
+    headers['retry-after'] = '1';
+    commitLost = e.cause;
+  } else if (e instanceof ApiError) {
     p = problem(e.status, e.code, e.detail, { rule: e.extra.rule, errors: e.extra.errors, errorCount: e.extra.errors ? (e.extra.errorCount ?? e.extra.errors.length) : undefined });
     Object.assign(headers, e.extra.headers ?? {});
   } else if (e instanceof RuleViolation) {
@@ -157,5 +158,5 @@ export function render(e: unknown, requestId?: string): Rendered {
     p = problem(500, ErrorCode.INTERNAL_ERROR, `Something went wrong on our side. Quote request id ${requestId ?? 'unknown'} when reporting it.`);
   }
   if (requestId) p.requestId = requestId;
-  return { problem: p, headers, internal };
+  return { problem: p, headers, internal, commitLost };
 }

@@ -1,12 +1,15 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
+import { boundedWaits } from './timeouts';
 
 export interface DbOptions {
   url: string;
   poolSize?: number;
   /** ms to wait for a connection before the request fails with 503. */
   connectTimeoutMs?: number;
+  /** The app's bound on every database wait (timeouts.ts); migrations run without it. */
+  timeoutMs?: number;
 }
 
 /** TypeORM options: migrations only, never synchronize. */
@@ -26,6 +29,7 @@ export function dataSourceOptions(o: DbOptions): DataSourceOptions {
       idleTimeoutMillis: 30000,
       query_timeout: 15000,
       application_name: 'bg-club-scorekeeping',
+      ...(o.timeoutMs ? boundedWaits(o.timeoutMs) : {}),
     },
   };
 }

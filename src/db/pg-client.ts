@@ -31,6 +31,28 @@ export function nameOf(text: string, prefix: string): string {
   return name;
 }
 
+/**
+ * What a log may say of a statement: what it does to which tables ("INSERT players,
+ * INSERT audit_log", "SELECT game_tables"), read from its text with any quoted literal
+ * removed first, so that no value can come through.
+ */
+export function statementLabel(text: string): string {
+  const sql = text.replace(/'(?:[^']|'')*'/g, "''");
+  const parts: string[] = [];
+  const add = (part: string) => {
+    if (!parts.includes(part) && parts.length < 6) parts.push(part);
+  };
+  for (const m of sql.matchAll(/\b(INSERT\s+INTO|(?<!\b(?:DO|FOR|KEY)\s+)UPDATE|DELETE\s+FROM)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi)) {
+    add(`${m[1].split(/\s+/)[0].toUpperCase()} ${m[2]}`);
+  }
+  if (parts.length === 0) {
+    const verb = /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? '?';
+    const from = /\bFROM\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i.exec(sql)?.[1];
+    add(from ? `${verb} ${from}` : verb);
+  }
+  return parts.join(', ');
+}
+
 /** The pg client of the manager's query runner, while it holds one. */
 export function clientOf(m: EntityManager): PgClient | undefined {
   const qr = m.queryRunner as unknown as { databaseConnection?: PgClient; isReleased?: boolean } | undefined;

@@ -1,4 +1,5 @@
 import { EntityManager, QueryRunner } from 'typeorm';
+import { CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from './failures';
 import { asQueryFailed, executeText, nameOf, PgClient, PgResult, sqlStatement } from './pg-client';
 import { takeBatch } from './write-batch';
 
@@ -79,7 +80,12 @@ export async function withPendingBegin(m: EntityManager, client: PgClient, text:
   }
 }
 
-/** Sends the deferred writes and COMMIT, in one round trip. */
+/**
+ * Sends the deferred writes and COMMIT, in one round trip. When the connection fails
+ * (or stops answering) once COMMIT has gone out, PostgreSQL may have committed or not:
+ * that is thrown as CommitOutcomeUnknown, never as a plain connection failure. An error
+ * PostgreSQL answers (a SQLSTATE) means the COMMIT did not happen.
+ */
 export async function commitLazily(qr: QueryRunner, m: EntityManager): Promise<void> {
   const state = states.get(qr)!;
   const r = internals(qr);
@@ -87,22 +93,28 @@ export async function commitLazily(qr: QueryRunner, m: EntityManager): Promise<v
   const begin = state.beginPending;
   state.beginPending = false;
   let text = 'COMMIT';
+  let commitSent = false;
+  const withCommit = (sql: string) => {
+    commitSent = true;
+    return state.client.query(sql);
+  };
   try {
     if (batch) {
       text = batch.text;
       const exec = executeText(await sqlStatement(state.client, batch.text), batch.values);
       if (exec !== null) {
-        await state.client.query(`${begin ? `${state.begin}; ` : ''}${exec}; COMMIT`);
+        await withCommit(`${begin ? `${state.begin}; ` : ''}${exec}; COMMIT`);
       } else {
         if (begin) await state.client.query(state.begin);
         await state.client.query({ name: nameOf(batch.text, 'bg'), text: batch.text, values: batch.values });
-        await state.client.query('COMMIT');
+        await withCommit('COMMIT');
       }
     } else if (!begin) {
       // Nothing was written, or nothing at all was sent (then there is nothing to end).
-      await state.client.query('COMMIT');
+      await withCommit('COMMIT');
     }
   } catch (e) {
+    if (commitSent && isDatabaseUnavailable(e) && !neverSent(e)) throw new CommitOutcomeUnknown(e);
     throw asQueryFailed(e, text, batch?.values ?? []);
   }
   r.isTransactionActive = false;
@@ -111,9 +123,11 @@ export async function commitLazily(qr: QueryRunner, m: EntityManager): Promise<v
 
 /**
  * Ends a command that failed (or was replayed): ROLLBACK when anything was sent. A
- * connection that cannot roll back is discarded, never handed to the next command.
+ * connection that failed or stopped answering (`cause`), or that cannot roll back, is
+ * discarded, never handed to the next command: PostgreSQL rolls back what it held when
+ * the connection closes, and no one waits for a ROLLBACK that cannot come.
  */
-export async function rollbackLazily(qr: QueryRunner): Promise<void> {
+export async function rollbackLazily(qr: QueryRunner, cause?: unknown): Promise<void> {
   const state = states.get(qr);
   const r = internals(qr);
   if (!state || !r.isTransactionActive) return;
@@ -121,6 +135,10 @@ export async function rollbackLazily(qr: QueryRunner): Promise<void> {
   r.transactionDepth = 0;
   if (state.beginPending) {
     state.beginPending = false;
+    return;
+  }
+  if (cause instanceof CommitOutcomeUnknown || isDatabaseUnavailable(cause)) {
+    await r.releasePostgresConnection(cause as Error);
     return;
   }
   try {

@@ -5,6 +5,7 @@ import { ErrorCode } from '../common/error-codes';
 import { isRetryable } from '../common/retryable';
 import { openReplay, sealReplay } from '../common/replay-seal';
 import { uuid7 } from '../common/uuid';
+import { CommitOutcomeUnknown } from './failures';
 import { beginLazily, commitLazily, rollbackLazily } from './transaction';
 import { defer, openBatch } from './write-batch';
 
@@ -49,9 +50,16 @@ export class UnitOfWork {
     return this.ds.manager;
   }
 
-  /** A consistent read: every query of `work` sees the same snapshot (REPEATABLE READ). */
-  read<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.transaction('REPEATABLE READ', work);
+  /**
+   * A consistent read: every query of `work` sees the same snapshot (REPEATABLE READ).
+   * It writes nothing, so a connection lost at its COMMIT is only the database being unavailable.
+   */
+  async read<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.transaction('REPEATABLE READ', work);
+    } catch (e) {
+      throw e instanceof CommitOutcomeUnknown ? e.cause : e;
+    }
   }
 
   async command<T>(ctx: CommandContext, successStatus: number, work: (m: EntityManager) => Promise<T>): Promise<T | Replayed> {
@@ -97,7 +105,7 @@ export class UnitOfWork {
       await commitLazily(qr, qr.manager);
       return result;
     } catch (e) {
-      await rollbackLazily(qr);
+      await rollbackLazily(qr, e);
       throw e;
     } finally {
       await qr.release().catch(() => undefined);

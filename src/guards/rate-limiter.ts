@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
 import { CONFIG, DATABASE_URL } from '../config.provider';
 import { preparedOnPool } from '../db/prepared';
+import { boundedWaits } from '../db/timeouts';
 
 /** Requests this instance may answer for a key in the current window without asking the database. */
 interface Lease {
@@ -68,9 +69,8 @@ export class RateLimiter implements OnModuleDestroy {
         connectionString: this.databaseUrl,
         max: 4,
         options: '-c synchronous_commit=off',
-        connectionTimeoutMillis: 3000,
         idleTimeoutMillis: 30000,
-        query_timeout: 15000,
+        ...boundedWaits(this.config.dbTimeoutMs),
         application_name: 'bg-club-scorekeeping-limits',
       });
       // An idle connection the server dropped: the next query reconnects.

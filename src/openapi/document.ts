@@ -44,13 +44,21 @@ function addStandardProblems(doc: OpenAPIObject): void {
         add(415, 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE).');
       }
       add(500, 'A failure of ours; the body carries only a request id (INTERNAL_ERROR).');
-      if (path !== '/health') add(503, 'The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY).');
+      const write = method === 'post' || method === 'patch' || method === 'delete';
+      if (path !== '/health') {
+        add(
+          503,
+          write
+            ? 'The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After.'
+            : 'The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After.',
+        );
+      }
       if (method === 'post' || method === 'patch' || method === 'delete') {
         (op.parameters ??= []).push({
           in: 'header',
           name: 'Idempotency-Key',
           required: false,
-          description: 'Replays the first response for the same key and body, for at least 24 h.',
+          description: 'Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h.',
           schema: { type: 'string', maxLength: 255 },
         } as never);
       }

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     embeddedPgPort: 54329,
     idempotencyTtlHours: 24,
     dbPoolSize: 1,
+    dbTimeoutMs: 4000,
     rateLimit: 100_000,
     rateLimitWindowSeconds: 60,
     authFailureLimit: 30,

@@ -49,6 +49,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, API_KEY_CACHE_SECONDS: '3601' })).toThrow(/API_KEY_CACHE_SECONDS must be a whole number from 0 to 3600/);
   });
 
+  it('bounds every database wait at 4 s unless DB_TIMEOUT_MS says otherwise (0.5 s to 120 s)', () => {
+    expect(loadConfig({ DATA_DIR: dir }).dbTimeoutMs).toBe(4000);
+    expect(loadConfig({ DATA_DIR: dir, DB_TIMEOUT_MS: '1500' }).dbTimeoutMs).toBe(1500);
+    for (const bad of ['0', '499', '120001', '2s', '-1']) {
+      expect(() => loadConfig({ DATA_DIR: dir, DB_TIMEOUT_MS: bad })).toThrow(/DB_TIMEOUT_MS must be a whole number from 500 to 120000/);
+    }
+  });
+
   it('limits 100,000 requests per key per minute and leaves CORS off unless told otherwise', () => {
     expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ rateLimit: 100_000, rateLimitWindowSeconds: 60, corsOrigins: [] });
     const c = loadConfig({ DATA_DIR: dir, RATE_LIMIT: '0', RATE_LIMIT_WINDOW_SECONDS: '10', CORS_ORIGINS: 'https://Scores.example/, http://localhost:5173' });

@@ -1,0 +1,36 @@
+// How a database failure is told apart, without Nest or TypeORM: the unit of work
+// (transaction.ts) decides with it whether a COMMIT may have happened and whether a
+// connection is to be discarded; problem.ts answers with it.
+
+/** SQLSTATEs and driver messages that mean "the database is not there right now". */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const err = e as { code?: string; message?: string; name?: string; driverError?: unknown };
+  if (err?.driverError) return isDatabaseUnavailable(err.driverError);
+  // The connection died between two queries of a command: node-pg reports it as an
+  // 'error' event, TypeORM releases the runner, and the next query finds it released.
+  if (err?.name === 'QueryRunnerAlreadyReleasedError' || err?.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
+  const code = typeof err?.code === 'string' ? err.code : '';
+  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
+    return true;
+  }
+  const msg = typeof err?.message === 'string' ? err.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout|timeout expired|Client was closed and is not queryable/i.test(msg);
+}
+
+/** A connection that failed before the statement could be sent: nothing of it reached the server. */
+export function neverSent(e: unknown): boolean {
+  const msg = (e as { message?: unknown })?.message;
+  return typeof msg === 'string' && /is not queryable/.test(msg);
+}
+
+/**
+ * The connection was lost (or stopped answering) after the COMMIT of a command had been
+ * sent: PostgreSQL may have committed it or not, and the app cannot tell. Answered 503
+ * COMMIT_OUTCOME_UNKNOWN, never DATABASE_UNAVAILABLE (which promises nothing was written).
+ */
+export class CommitOutcomeUnknown extends Error {
+  constructor(cause: unknown) {
+    super('The connection to the database was lost after COMMIT was sent.', { cause });
+    this.name = 'CommitOutcomeUnknown';
+  }
+}
