@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { migrate } from '../src/db/data-source';
+import { ensureAppLogin, withCredentials } from '../src/db/roles';
 import { bearer, cloneDatabase, RunningApp } from './support/app';
 import { double, finish, take } from './support/club';
 import { as, freePort, instance, pgClient, sleep, waitFor } from './support/concurrency';
@@ -44,7 +45,8 @@ async function appBehindRelay(env: Record<string, string> = {}) {
   const db = await cloneDatabase();
   const target = new URL(db.url);
   const relay = new Relay({ host: target.hostname, port: Number(target.port) });
-  const viaRelay = new URL(db.url);
+  // The app serves as its own role (a member of bgclub_app), as everywhere.
+  const viaRelay = new URL(db.appUrl);
   viaRelay.port = String(await relay.open());
   const token = `relay-operator-${randomBytes(8).toString('hex')}`;
   const app = await instance(viaRelay.toString(), token, env);
@@ -193,8 +195,9 @@ describe('a stopped (SIGSTOP) PostgreSQL: every request hears back within 5 s', 
     await admin.query('CREATE DATABASE bgfreeze');
     await admin.end();
     await migrate(server.url('bgfreeze'));
+    await ensureAppLogin(server.url('bgfreeze'), 'bgtest_freeze_app', 'freeze-app-password');
     const token = 'sigstop-operator-token';
-    app = await instance(server.url('bgfreeze'), token);
+    app = await instance(withCredentials(server.url('bgfreeze'), 'bgtest_freeze_app', 'freeze-app-password'), token);
     const club = await request(app.url).post('/v1/clubs').set(bearer(token)).send({ name: 'Frozen club' });
     const api = as(app.url, club.body.apiKey.token);
     const A = (await api.post('/v1/players', { name: 'Anna' })).body.id;
@@ -321,7 +324,7 @@ describe('a database error logs which statement failed, never the values', () =>
   it('writes the request id and the SQLSTATE at trace level, and not the name, the note or the idempotency key', async () => {
     const db = await cloneDatabase();
     const token = `log-operator-${randomBytes(8).toString('hex')}`;
-    app = await instance(db.url, token, { LOG_LEVEL: 'trace' });
+    app = await instance(db.appUrl, token, { LOG_LEVEL: 'trace' });
     direct = await pgClient(db.url);
     const club = await request(app.url).post('/v1/clubs').set(bearer(token)).send({ name: 'Log club' });
     const api = as(app.url, club.body.apiKey.token);

@@ -4,7 +4,7 @@ import pino, { Logger } from 'pino';
 import type { LogLevel } from '../config';
 import { nameOf, statementLabel } from '../db/pg-client';
 import type { Auth } from './auth';
-import { clientRequestIdOf } from './request';
+import { clientRequestIdOf } from './request-id';
 
 const clientId = (req: FastifyRequest) => {
   const id = clientRequestIdOf(req);

@@ -3,6 +3,7 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from '../db/db.service';
 import { ApiError } from './api-error';
+import { clientRequestIdOf } from './request-id';
 import type { Auth } from './auth';
 import { ErrorCode } from './error-codes';
 import { replayKey } from './replay-seal';
@@ -20,13 +21,6 @@ export function canonicalJson(v: unknown): string {
 }
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
-const REQUEST_ID_RE = /^[\w.:-]{1,128}$/;
-
-/** The caller's own X-Request-Id when it is sane (kept beside the server's id), else null. */
-export function clientRequestIdOf(req: Pick<FastifyRequest, 'headers'>): string | null {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : null;
-}
 
 /** The context a command runs in: the caller, and its Idempotency-Key if any. */
 export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext): CommandContext => {
