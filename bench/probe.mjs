@@ -21,7 +21,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
 import { MAIN, sampleRss, startApp } from './lib/app.mjs';
-import { installSignalHandlers, interrupted, runCleanup } from './lib/cleanup.mjs';
+import { runMain } from './lib/cleanup.mjs';
 import { embeddedStore } from './lib/database.mjs';
 import { emit, envNumber, log, now, sleep } from './lib/util.mjs';
 
@@ -191,14 +191,4 @@ async function main() {
   } else log('every probe held its bound');
 }
 
-installSignalHandlers();
-try {
-  await main();
-} catch (e) {
-  if (!interrupted()) {
-    log(`FAILED: ${e instanceof Error ? e.stack : e}`);
-    process.exitCode = 1;
-  }
-} finally {
-  await runCleanup();
-}
+await runMain(main);

@@ -22,7 +22,7 @@ import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Api } from './lib/api.mjs';
 import { MAIN, startApp } from './lib/app.mjs';
-import { installSignalHandlers, interrupted, onCleanup, runCleanup } from './lib/cleanup.mjs';
+import { onCleanup, runCleanup, runMain } from './lib/cleanup.mjs';
 import { embeddedStore, serverStore } from './lib/database.mjs';
 import { baselineRecordGame, chouetteGame, recordAction, recordGame, settlement } from './lib/figures.mjs';
 import { HttpClient } from './lib/http.mjs';
@@ -149,20 +149,10 @@ async function main() {
   }
 }
 
-installSignalHandlers();
 const watchdog = setTimeout(() => {
   log(`still running after ${WATCHDOG_MS / 60000} minutes: giving up`);
   runCleanup().finally(() => process.exit(1));
 }, WATCHDOG_MS);
 watchdog.unref();
 
-try {
-  await main();
-} catch (e) {
-  if (!interrupted()) {
-    log(`FAILED: ${e instanceof Error ? e.stack : e}`);
-    process.exitCode = 1;
-  }
-} finally {
-  await runCleanup();
-}
+await runMain(main);

@@ -174,7 +174,7 @@ describe('the database stopped and restarted under load', () => {
     expect(explain(recs.filter((r) => r.ended - r.started >= FAST_MS))).toEqual([]);
   });
 
-  it('answers 503 DATABASE_UNAVAILABLE (or DATABASE_BUSY) as problem+json while the server is down', () => {
+  it('answers 503 DATABASE_UNAVAILABLE (or DATABASE_BUSY, or COMMIT_OUTCOME_UNKNOWN when the server went away after COMMIT was sent) as problem+json while the server is down', () => {
     const whileDown = recs.filter((r) => r.started >= down && r.ended <= upAsked);
     expect(whileDown.filter((r) => r.kind === 'game').length).toBeGreaterThan(LOOPS);
     expect(whileDown.filter((r) => r.kind === 'player').length).toBeGreaterThan(LOOPS);
@@ -184,7 +184,7 @@ describe('the database stopped and restarted under load', () => {
         r.status === 503 &&
         r.kind !== 'health' &&
         (!/^application\/problem\+json/.test(r.contentType) ||
-          !['DATABASE_UNAVAILABLE', 'DATABASE_BUSY'].includes(r.body.code as string) ||
+          !['DATABASE_UNAVAILABLE', 'DATABASE_BUSY', 'COMMIT_OUTCOME_UNKNOWN'].includes(r.body.code as string) ||
           r.body.status !== 503 ||
           /SELECT|INSERT|ECONNREFUSED|at .*\.js/.test(r.text)),
     );
@@ -261,6 +261,20 @@ describe('the database stopped and restarted under load', () => {
         const g = await api.get(`/v1/money-games/${r.tableId}/games/${r.body.gameNo}`);
         expect(g.status).toBe(200);
         expect(g.body).toEqual(r.body);
+      }
+    });
+
+    it('recorded nothing it answered DATABASE_UNAVAILABLE or DATABASE_BUSY to: only an unknown outcome may have committed', async () => {
+      const refused = (r: Rec) => r.status === 503 && r.body.code !== 'COMMIT_OUTCOME_UNKNOWN';
+      const unknown = (r: Rec) => r.status === 503 && r.body.code === 'COMMIT_OUTCOME_UNKNOWN';
+      const refusedNames = recs.filter((r) => r.kind === 'player' && refused(r)).map((r) => r.name as string);
+      expect(refusedNames.length).toBeGreaterThan(0);
+      const found = (await db.query<{ name: string }>('SELECT name FROM players WHERE name = ANY($1)', [refusedNames])).rows;
+      expect(found).toEqual([]);
+      for (const tableId of tables) {
+        const mine = recs.filter((r) => r.kind === 'game' && r.tableId === tableId);
+        const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM games WHERE table_id = $1', [tableId])).rows;
+        expect(n).toBeLessThanOrEqual(mine.filter(is2xx).length + mine.filter(unknown).length);
       }
     });
 

@@ -5,23 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { MAIN, RunningApp, startProcess } from './support/app';
+import { freePort } from './support/concurrency';
 
 // Starting and stopping the app on its embedded PostgreSQL, the way an operator or a
 // supervisor does it: folders that do not exist yet, a crash (SIGKILL), SIGTERM sent to
 // `npm start`, a second start on a folder in use, and a start that cannot succeed.
 
 const ROOT = join(__dirname, '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Alive and not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {

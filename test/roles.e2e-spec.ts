@@ -1,28 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { appUrlFor, bearer, MAIN, newClub, startApp, startProcess, TestApp } from './support/app';
+import { freePort } from './support/concurrency';
 
 const ROOT = join(__dirname, '..');
 /** The group role the migrations grant the app's privileges to. */
 const GROUP = 'bgclub_app';
 /** Tables whose rows, once written, are never changed or removed. */
 const APPEND_ONLY = ['ledger_entries', 'payments', 'audit_log'];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function connect(url: string): Promise<Client> {
   const c = new Client({ connectionString: url });

@@ -1,23 +1,13 @@
 import { execSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { bearer, MAIN, startApp, startProcess } from './support/app';
 import { clubWith, double, finish, take } from './support/club';
+import { freePort } from './support/concurrency';
 
 const ROOT = join(__dirname, '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const run = (env: Record<string, string>) =>
   spawnSync(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 20000 });

@@ -76,3 +76,22 @@ export function installSignalHandlers() {
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);
 }
+
+/**
+ * Runs a benchmark's `main` with the signal handlers installed: a failure (not one that
+ * follows a signal) is reported and sets exit status 1; everything is cleaned up after.
+ * @param {() => Promise<void>} main
+ */
+export async function runMain(main) {
+  installSignalHandlers();
+  try {
+    await main();
+  } catch (e) {
+    if (!interrupted()) {
+      log(`FAILED: ${e instanceof Error ? e.stack : e}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await runCleanup();
+  }
+}
