@@ -65,6 +65,7 @@ describe('the database stopped and restarted under load', () => {
   /** A few answers, each with what the app logged under its request id. */
   const explain = (rs: Rec[]) =>
     rs.slice(0, 3).map((r) => {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a problem body's requestId, a string
       const id = r.body.requestId ? String(r.body.requestId) : null;
       const log = id ? app!.output().split('\n').filter((l) => l.includes(id)).map((l) => l.slice(0, 1500)) : [];
       const when = `${r.started - stopAsked} ms after the stop was asked`;
@@ -134,13 +135,13 @@ describe('the database stopped and restarted under load', () => {
       // Recovered by itself: games, players and /health succeed again, with no restart of the app.
       recovered = await waitFor(
         'the app to recover',
-        async () => {
+        () => {
           const after = recs.filter((r) => r.started >= up);
           const back =
             after.some((r) => r.kind === 'game' && is2xx(r)) &&
             after.some((r) => r.kind === 'player' && is2xx(r)) &&
             after.some((r) => r.kind === 'health' && r.status === 200);
-          return back ? Date.now() : null;
+          return Promise.resolve(back ? Date.now() : null);
         },
         RECOVERY_MS,
         25,
@@ -258,7 +259,7 @@ describe('the database stopped and restarted under load', () => {
       // The games acknowledged around the outage, one by one (JSON equal: jsonb keeps its own key order).
       const near = recs.filter((r) => r.kind === 'game' && is2xx(r) && r.ended >= stopAsked - 500 && r.started <= up + 500);
       for (const r of near) {
-        const g = await api.get(`/v1/money-games/${r.tableId}/games/${r.body.gameNo}`);
+        const g = await api.get(`/v1/money-games/${r.tableId}/games/${r.body.gameNo as number}`);
         expect(g.status).toBe(200);
         expect(g.body).toEqual(r.body);
       }
@@ -326,7 +327,7 @@ describe('the database stopped and restarted under load', () => {
       expect(acked.length).toBeGreaterThan(LOOPS);
       for (const r of acked) expect(byName.get(r.name!)).toEqual([r.body.id]);
       for (const r of acked.filter((x) => x.ended >= stopAsked - 500 && x.started <= up + 500)) {
-        const p = await api.get(`/v1/players/${r.body.id}`);
+        const p = await api.get(`/v1/players/${r.body.id as string}`);
         expect(p.status).toBe(200);
         expect(p.body).toMatchObject({ id: r.body.id, name: r.name });
       }

@@ -274,7 +274,7 @@ function clone<T>(v: T): T {
   if (v === null || typeof v !== 'object' || isPlaceholder(v)) return v;
   if (Array.isArray(v)) return v.map(clone) as T;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v as object)) Object.defineProperty(out, k, { value: clone((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: clone((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
   return out as T;
 }
 
@@ -441,7 +441,7 @@ function objectValid(s: Schema, depth: number): fc.Arbitrary<unknown> {
     return fc.constant({});
   }
   const model = Object.fromEntries(props.map(([k, p]) => [k, validValue(p, k, depth + 1)]));
-  return fc.record(model, { requiredKeys: (s.required ?? []) as string[] } as any);
+  return fc.record(model, { requiredKeys: (s.required ?? []) as string[] });
 }
 
 // -- hostile values ---------------------------------------------------------------------------
@@ -609,7 +609,7 @@ function validSpec(op: Op): fc.Arbitrary<Spec> {
   return fc
     .record({
       auth: validAuth(op),
-      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, validPathValue(op, p)]))) as fc.Arbitrary<Record<string, unknown>>,
+      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, validPathValue(op, p)]))),
       query: validQuery(op),
       headers: validHeaders(op),
       body: op.body ? validValue(op.body, '').map((value) => ({ value })) : fc.constant(undefined),
@@ -626,6 +626,7 @@ interface Mutation {
 
 const show = (v: unknown): string => {
   if (v instanceof Raw) return v.text.length > 40 ? `${v.text.slice(0, 40)}…` : v.text;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a label in a failure message (only a Ref names itself)
   if (isPlaceholder(v)) return String(v);
   const j = JSON.stringify(v) ?? String(v);
   return j.length > 40 ? `${j.slice(0, 40)}…(${j.length})` : j;
@@ -814,7 +815,7 @@ function hostileBody(op: Op): fc.Arbitrary<{ body?: Spec['body']; contentType?: 
     {
       weight: 2,
       arbitrary: fc.tuple(valid, fc.constantFrom(...PROTO_KEYS), fc.boolean()).map(([v, pk, nested]) => {
-        const entries = Object.entries((v ?? {}) as object);
+        const entries = Object.entries((v ?? {}));
         const pairs: Array<[string, unknown]> = nested ? [...entries.filter(([k]) => k !== firstObject), [firstObject, new Pairs([pk])]] : [pk, ...entries];
         return json(new Pairs(pairs), `prototype key ${pk[0]}${nested ? ` in ${firstObject}` : ''}`);
       }),
@@ -842,7 +843,7 @@ function hostileBody(op: Op): fc.Arbitrary<{ body?: Spec['body']; contentType?: 
     { weight: 1, arbitrary: fc.constantFrom('name=Anna&role=owner', '<a>1</a>', '--x\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--x--').map((text) => ({ body: { text }, label: `not JSON: ${show(text)}`, contentType: null })) },
     { weight: 1, arbitrary: valid.map((v) => json(v, 'valid JSON without a content type', null)) },
     { weight: 1, arbitrary: fc.constantFrom('', ' ', '\r\n').map((text) => ({ body: { text }, label: `blank body ${show(text)}` })) },
-    { weight: 1, arbitrary: fc.tuple(valid, fc.constantFrom(...objectProps.map(([k]) => k), 'x'), hostileGeneric).map(([v, k, h]) => json(new Pairs([...Object.entries((v ?? {}) as object), [k, h]]), `duplicate key ${k}`)) },
+    { weight: 1, arbitrary: fc.tuple(valid, fc.constantFrom(...objectProps.map(([k]) => k), 'x'), hostileGeneric).map(([v, k, h]) => json(new Pairs([...Object.entries((v ?? {})), [k, h]]), `duplicate key ${k}`)) },
   ];
   if (!op.body) variants.push({ weight: op.method === 'GET' ? 40 : 12, arbitrary: fc.constant({ label: 'no body' }) });
   return fc.oneof(...variants);
@@ -917,7 +918,7 @@ function hostileSpec(op: Op): fc.Arbitrary<Spec> {
   return fc
     .record({
       auth: fc.oneof({ weight: 3, arbitrary: validAuth(op) }, { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_AUTH) }),
-      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p)]))) as fc.Arbitrary<Record<string, unknown>>,
+      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p)]))),
       query: fc.oneof(validQuery(op), hostileQuery(op)),
       headers: fc.oneof({ weight: 1, arbitrary: validHeaders(op) }, { weight: 2, arbitrary: hostileHeaders(op) }),
       body: hostileBody(op),
@@ -1140,7 +1141,7 @@ describe(`fuzzing every operation of openapi/openapi.json (FUZZ_SEED=${SEED}, FU
 
   beforeAll(async () => {
     t = await startApp();
-    const must = async (what: string, res: { status: number; text: string; body: any }, status = 201) => {
+    const must = (what: string, res: { status: number; text: string; body: any }, status = 201) => {
       if (res.status !== status) throw new Error(`setup: ${what} answered ${res.status} ${res.text}`);
       return res.body;
     };

@@ -396,7 +396,7 @@ class Real {
   }
 
   get(url: string): Promise<Response> {
-    return this.t.http().get(url).set(bearer(this.token)) as unknown as Promise<Response>;
+    return this.t.http().get(url).set(bearer(this.token));
   }
 }
 
@@ -719,7 +719,7 @@ class SetRake extends Cmd {
     super();
   }
   check(m: Readonly<Model>) {
-    return openSessions(m).some((s) => !sessionBusy(m as Model, s));
+    return openSessions(m).some((s) => !sessionBusy(m, s));
   }
   async exec(m: Model, r: Real) {
     const s = pickFrom(
@@ -798,7 +798,7 @@ class NewMoneyTable extends NewTable {
     return t;
   }
   label() {
-    return `NewMoneyTable(${this.s}, [${this.players}], ${this.stake})`;
+    return `NewMoneyTable(${this.s}, [${this.players.join(',')}], ${this.stake})`;
   }
 }
 
@@ -839,9 +839,9 @@ class NewChouette extends NewTable {
     return t;
   }
   label() {
-    const pp = this.perPlayer ? `, per player [${this.perPlayer}]` : '';
+    const pp = this.perPlayer ? `, per player [${this.perPlayer.join(',')}]` : '';
     const partner = this.partner ? `, partner from ${this.partner.from} at ${this.partner.share} %` : '';
-    return `NewChouette(${this.s}, [${this.order}], ${this.stake}${pp}${partner})`;
+    return `NewChouette(${this.s}, [${this.order.join(',')}], ${this.stake}${pp}${partner})`;
   }
 }
 
@@ -870,7 +870,7 @@ class NewMatch extends NewTable {
     return t;
   }
   label() {
-    return `NewMatch(${this.s}, [${this.players}], ${this.pairs ? 'pairs' : 'singles'}, to ${this.target}, stake ${this.stake})`;
+    return `NewMatch(${this.s}, [${this.players.join(',')}], ${this.pairs ? 'pairs' : 'singles'}, to ${this.target}, stake ${this.stake})`;
   }
 }
 
@@ -1154,7 +1154,7 @@ class PlayChouetteCubeGame extends PlayGame<ChouetteM> {
     return chouettePlan(t, seats, actions, moves, boxBeatsCaptain!);
   }
   label() {
-    return `PlayChouetteCubeGame(${this.t}, box doubles [${this.boxDoubles}], takes [${this.takes}], member doubles ${this.memberDoubles}, box ${this.boxTakes ? 'takes' : 'passes'}, ${this.boxWins ? 'box wins' : `team wins (${this.winner})`})`;
+    return `PlayChouetteCubeGame(${this.t}, box doubles [${this.boxDoubles.join(',')}], takes [${this.takes.join(',')}], member doubles ${this.memberDoubles}, box ${this.boxTakes ? 'takes' : 'passes'}, ${this.boxWins ? 'box wins' : `team wins (${this.winner})`})`;
   }
 }
 
@@ -1690,7 +1690,7 @@ describe('model-based: random club evenings over HTTP against a model of the rul
           const ids: string[] = [];
           for (const n of NAMES) {
             const res = await t.http().post('/v1/players').set(bearer(owner)).send({ name: n });
-            expectStatus(res as unknown as Response, 201);
+            expectStatus(res, 201);
             ids.push(res.body.id);
             names.set(res.body.id, n);
           }

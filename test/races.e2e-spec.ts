@@ -243,7 +243,7 @@ describe('races: one winner, the state of a single scorer', () => {
         // (RunningApp.stop would wait forever for a process that has already died of a signal.)
         if (doomed.proc.exitCode === null && doomed.proc.signalCode === null) await doomed.stop('SIGKILL');
       }
-      const lost = await sent!;
+      const lost = await sent;
       expect(lost.res).toBeUndefined();
       expect(lost.error).toBeDefined();
 

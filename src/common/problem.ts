@@ -120,7 +120,7 @@ export function render(e: unknown, requestId?: string): Rendered {
     p = problem(503, ErrorCode.DATABASE_BUSY, 'Too many concurrent changes; try again.');
     headers['retry-after'] = '1';
   } else if (e instanceof QueryFailedError) {
-    p = fromQueryFailed(e);
+    p = fromQueryFailed(e as QueryFailedError);
     if (!p) internal = e;
   } else if (e instanceof HttpException) {
     const status = e.getStatus();

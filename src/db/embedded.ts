@@ -88,7 +88,7 @@ async function explained(starting: () => Promise<void>, recent: string[], where:
     await starting();
   } catch (e) {
     const cause = e instanceof Error && e.message ? e.message : `PostgreSQL exited while starting (${where})`;
-    throw new Error(recent.length ? `${cause}; its last log lines:\n${recent.join('\n')}` : cause);
+    throw new Error(recent.length ? `${cause}; its last log lines:\n${recent.join('\n')}` : cause, { cause: e });
   }
 }
 

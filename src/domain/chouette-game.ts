@@ -139,7 +139,7 @@ export function applyChouetteAction(setup: ChouetteGameSetup, state: ChouetteGam
       return finishGame(setup, state, a.recorded, a.winner, a.result, a.resigned);
     default: {
       const { cubes, cube } = answerCubes(setup, state, a.type, a.by, a.cube);
-      return advance(setup, state, { ...a.recorded, cube } as AnswerAction, { cubes });
+      return advance(setup, state, { ...a.recorded, cube }, { cubes });
     }
   }
 }
@@ -504,7 +504,7 @@ function normalise(action: GameAction): Normalised {
     }
     const winner = raw.winner as PlayerId;
     const result = raw.result as ResultKind;
-    const resigned = (raw.resigned as boolean | undefined) ?? false;
+    const resigned = (raw.resigned) ?? false;
     return { type, winner, result, resigned, recorded: { type, winner, result, resigned } };
   }
   if (typeof raw.by !== 'string' || raw.by.length === 0) {
@@ -524,7 +524,7 @@ function normalise(action: GameAction): Normalised {
     if (cube !== undefined && cube !== null && typeof cube !== 'string') {
       refuse('INVALID_ACTION', 'R5.3', '"cube" is the id of the team member whose cube is answered (R5.3)');
     }
-    const named = (cube ?? null) as PlayerId | null;
+    const named = (cube ?? null);
     return { type: type as AnswerType, by, cube: named, recorded: { type: type as AnswerType, by, cube: named } };
   }
   refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon or finish`);

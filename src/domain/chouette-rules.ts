@@ -6,7 +6,7 @@
  * Pure: no framework, no I/O.
  */
 import { refuse } from './errors';
-import { CubeRules, MoneyRulesInput, MONEY_DEFAULTS, resolveMoneyRules } from './rules';
+import { CubeRules, MONEY_DEFAULTS, resolveMoneyRules } from './rules';
 
 /** R5.3: every member has his own cube, or the classic single team cube. */
 export type ChouetteCubeMode = 'per-member' | 'single';
@@ -57,7 +57,7 @@ export function resolveChouetteRules(input?: ChouetteRulesInput | null): Chouett
   for (const [key, value] of Object.entries(record)) {
     if (!(CHOUETTE_ONLY as readonly string[]).includes(key)) cubeInput[key] = value;
   }
-  const cubeRules = resolveMoneyRules(cubeInput as MoneyRulesInput);
+  const cubeRules = resolveMoneyRules(cubeInput);
 
   const cubes = record.cubes === undefined ? CHOUETTE_DEFAULTS.cubes : record.cubes;
   if (cubes !== 'per-member' && cubes !== 'single') {

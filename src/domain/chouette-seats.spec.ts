@@ -103,7 +103,7 @@ describe('R5.1 seating', () => {
     expect(seatChouette({ rolls: [{ playerId: 'x', roll: 1 }, { playerId: 'y', roll: 3 }, { playerId: 'z', roll: 2 }] }, () => 0)).toEqual(
       seats('y', ['z', 'x']),
     );
-    expectRefusal(() => seatChouette({ order: ['x', 'y', 'z'], shuffle: ['x'] } as never, () => 0), 'INVALID_SEATING', 'R5.1');
+    expectRefusal(() => seatChouette({ order: ['x', 'y', 'z'], shuffle: ['x'] }, () => 0), 'INVALID_SEATING', 'R5.1');
     expectRefusal(() => seatChouette({} as never, () => 0), 'INVALID_SEATING', 'R5.1');
   });
 });

@@ -79,7 +79,9 @@ export function seatInOrder(order: readonly PlayerId[]): ChouetteSeats {
  * `details.ties` name every tied group.
  */
 export function seatFromRolls(rolls: readonly RollOffEntry[]): ChouetteSeats {
-  if (!Array.isArray(rolls)) {
+  // Array.isArray would narrow a readonly array to any[]: test the value as unknown.
+  const list: unknown = rolls;
+  if (!Array.isArray(list)) {
     refuse('INVALID_SEATING', 'R5.1', 'The roll-off is a list of { playerId, roll } (R5.1)');
   }
   for (const entry of rolls as readonly unknown[]) {

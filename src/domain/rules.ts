@@ -158,6 +158,7 @@ function resolve<T extends CubeRules>(kind: TableKind, input: object, defaults: 
     refuse(
       'INVALID_CUBE_LIMIT',
       'R2.2',
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the client's value, whatever its type
       `The cube limit must be a power of two from 2 to 2^50, or null for no limit (R2.2); got ${String(limit)}`,
       { setting: 'cubeLimit' },
     );
@@ -199,7 +200,7 @@ function resolve<T extends CubeRules>(kind: TableKind, input: object, defaults: 
       setting: 'raccoons',
     });
   }
-  const startValue = 2 ** (autos as number);
+  const startValue = 2 ** (autos);
   if (startValue > effectiveCubeLimit(merged as unknown as CubeRules)) {
     refuse(
       'INVALID_AUTOMATIC_DOUBLES',

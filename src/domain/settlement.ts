@@ -274,7 +274,7 @@ export function settleTransfers(balances: Iterable<Balance>): Transfer[] {
 function assertParty(party: unknown): asserts party is string {
   if (typeof party !== 'string' || party.length === 0) {
     refuse('INVALID_PARTY', 'R6.5', 'a party id must be a non-empty string (a player id or "house")', {
-      party: party as unknown,
+      party: party,
     });
   }
 }

@@ -98,6 +98,7 @@ function dateTime(time: string): string {
 
 /** One line of printable text: control characters and runs of white space become one space. */
 function clean(text: string | null | undefined): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   return (text ?? '').replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 
@@ -462,7 +463,7 @@ export function renderStatementPdf(s: Statement): Promise<Buffer> {
       footers(doc, s);
       doc.end();
     } catch (e) {
-      reject(e);
+      reject(e instanceof Error ? e : new Error(String(e)));
     }
   });
 }

@@ -132,7 +132,7 @@ export class GamesService {
         gameNo: t.nextGameNo,
         status: 'in-progress',
         automaticDoubles: dto.automaticDoubles ?? 0,
-        setup: setup as unknown as Record<string, unknown>,
+        setup: setup as Record<string, unknown>,
         actions,
         result: null,
         points: null,
@@ -352,7 +352,7 @@ export class GamesService {
       actions: g.actions.map((a) => ({ ...a, cube: a.cube ?? null })),
       result: g.status === 'in-progress' ? null : (state.result ? { ...state.result } : null),
       points: chouette ? null : state.points,
-      winnerSide: chouette ? chouetteWinnerSide(anyState as ChouetteGameState) : ((state.winnerSide ?? null) as 0 | 1 | null),
+      winnerSide: chouette ? chouetteWinnerSide(anyState as ChouetteGameState) : ((state.winnerSide ?? null)),
       payouts: entries.map((e) => ({ from: e.fromParty, to: e.toParty, amountMinor: minorFromDb(e.amountMinor), kind: e.kind })),
       startedAt: g.startedAt.toISOString(),
       endedAt: isoOrNull(g.endedAt),
@@ -363,10 +363,10 @@ export class GamesService {
 }
 
 export function penaltiesOf(t: TableEntity): StoredPenalty[] {
-  return ((t.state as { penalties?: StoredPenalty[] }).penalties ?? []) as StoredPenalty[];
+  return ((t.state as { penalties?: StoredPenalty[] }).penalties ?? []);
 }
 
 /** The rating changes a finished match applied (R7.1), to be taken back by a void. */
 export function ratingsOf(t: TableEntity): AppliedRating[] {
-  return ((t.state as { ratings?: AppliedRating[] }).ratings ?? []) as AppliedRating[];
+  return ((t.state as { ratings?: AppliedRating[] }).ratings ?? []);
 }

@@ -46,7 +46,7 @@ const mapGame = (r: Row): GameEntity => ({
 /** A row read back through row_to_json: timestamps are text there. */
 function withDates(r: Row, fields: string[]): Row {
   const out = { ...r };
-  for (const f of fields) if (typeof out[f] === 'string') out[f] = new Date(out[f] as string);
+  for (const f of fields) if (typeof out[f] === 'string') out[f] = new Date(out[f]);
   if (typeof out.stake_minor === 'number') out.stake_minor = String(out.stake_minor);
   return out;
 }

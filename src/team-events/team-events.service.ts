@@ -129,7 +129,7 @@ export class TeamEventsService {
       name: e.name,
       sessionId: e.sessionId,
       target: e.target,
-      rules: { ...rules } as TeamEventDto['rules'],
+      rules: { ...rules },
       stakeMinor: e.stakeMinor === null ? null : minorFromDb(e.stakeMinor),
       currency: e.currency,
       teams: e.teams.map((t) => ({ name: t.name, players: [...t.players] })),
