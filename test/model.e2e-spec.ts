@@ -377,7 +377,8 @@ class Real {
   }
 
   private async send(method: 'post' | 'patch' | 'delete', url: string, body?: object): Promise<Response> {
-    const res = await this.t.http()[method](url).set(bearer(this.token)).send(body ?? {});
+    const http = this.t.http();
+    const res = await http[method](url).set(bearer(this.token)).send(body ?? {});
     const answer = res.status >= 400 ? ` ${res.body?.code ?? res.text.slice(0, 200)}` : '';
     this.trace.push(this.pretty(`${method.toUpperCase()} ${url} ${body ? JSON.stringify(body) : ''} → ${res.status}${answer}`));
     return res;
