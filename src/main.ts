@@ -96,8 +96,7 @@ async function main(): Promise<void> {
   // rate-limit windows that ended an hour ago.
   const db = app.get(Db);
   const limiter = app.get(RateLimiter);
-  const purge = () =>
-    Promise.all([db.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
+  const purge = () => Promise.all([db.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
   void purge();
   setInterval(() => void purge(), 15 * 60 * 1000).unref();
 }

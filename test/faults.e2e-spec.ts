@@ -59,7 +59,10 @@ describe('the database stopped and restarted under load', () => {
   const tables: string[] = [];
   const recs: Rec[] = [];
   // When the server was asked to stop, had stopped, was asked to start, had started; when the app had recovered.
-  let stopAsked = 0, down = 0, upAsked = 0, up = 0;
+  let stopAsked = 0,
+    down = 0,
+    upAsked = 0,
+    up = 0;
   let recovered: number | null = null;
 
   /** A few answers, each with what the app logged under its request id. */
@@ -67,7 +70,13 @@ describe('the database stopped and restarted under load', () => {
     rs.slice(0, 3).map((r) => {
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a problem body's requestId, a string
       const id = r.body.requestId ? String(r.body.requestId) : null;
-      const log = id ? app!.output().split('\n').filter((l) => l.includes(id)).map((l) => l.slice(0, 1500)) : [];
+      const log = id
+        ? app!
+            .output()
+            .split('\n')
+            .filter((l) => l.includes(id))
+            .map((l) => l.slice(0, 1500))
+        : [];
       const when = `${r.started - stopAsked} ms after the stop was asked`;
       return [`${r.kind} ${r.status} ${r.error ?? r.text.slice(0, 400)} in ${r.ended - r.started} ms, sent ${when}`, ...log];
     });
@@ -137,10 +146,7 @@ describe('the database stopped and restarted under load', () => {
         'the app to recover',
         () => {
           const after = recs.filter((r) => r.started >= up);
-          const back =
-            after.some((r) => r.kind === 'game' && is2xx(r)) &&
-            after.some((r) => r.kind === 'player' && is2xx(r)) &&
-            after.some((r) => r.kind === 'health' && r.status === 200);
+          const back = after.some((r) => r.kind === 'game' && is2xx(r)) && after.some((r) => r.kind === 'player' && is2xx(r)) && after.some((r) => r.kind === 'health' && r.status === 200);
           return Promise.resolve(back ? Date.now() : null);
         },
         RECOVERY_MS,
@@ -243,7 +249,7 @@ describe('the database stopped and restarted under load', () => {
 
         // The API shows what was acknowledged.
         const listed: Array<Record<string, unknown>> = [];
-        for (let cursor: string | null = ''; cursor !== null; ) {
+        for (let cursor: string | null = ''; cursor !== null;) {
           const page = await api.get(`/v1/money-games/${tableId}/games?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
           expect(page.status).toBe(200);
           listed.push(...page.body.items);
@@ -384,7 +390,11 @@ describe('a connection lost between two queries of one command', () => {
       expect(again.status).toBe(201);
       expect(again.body.gameNo).toBe(1);
 
-      const log = app.output().split('\n').filter((l) => res!.body.requestId && l.includes(res!.body.requestId)).map((l) => l.slice(0, 600));
+      const log = app
+        .output()
+        .split('\n')
+        .filter((l) => res!.body.requestId && l.includes(res!.body.requestId))
+        .map((l) => l.slice(0, 600));
       expect({ status: res!.status, code: res!.body.code, log: res!.status === 503 ? [] : log }).toEqual({ status: 503, code: 'DATABASE_UNAVAILABLE', log: [] });
       expect(res!.headers['content-type']).toMatch(/^application\/problem\+json/);
     } finally {

@@ -125,14 +125,21 @@ export function render(e: unknown, requestId?: string): Rendered {
   } else if (e instanceof HttpException) {
     const status = e.getStatus();
     const code =
-      status === 404 ? ErrorCode.NOT_FOUND
-      : status === 405 ? ErrorCode.METHOD_NOT_ALLOWED
-      : status === 413 ? ErrorCode.PAYLOAD_TOO_LARGE
-      : status === 415 ? ErrorCode.UNSUPPORTED_MEDIA_TYPE
-      : status === 401 ? ErrorCode.UNAUTHENTICATED
-      : status === 403 ? ErrorCode.FORBIDDEN
-      : status === 400 ? ErrorCode.VALIDATION_FAILED
-      : null;
+      status === 404
+        ? ErrorCode.NOT_FOUND
+        : status === 405
+          ? ErrorCode.METHOD_NOT_ALLOWED
+          : status === 413
+            ? ErrorCode.PAYLOAD_TOO_LARGE
+            : status === 415
+              ? ErrorCode.UNSUPPORTED_MEDIA_TYPE
+              : status === 401
+                ? ErrorCode.UNAUTHENTICATED
+                : status === 403
+                  ? ErrorCode.FORBIDDEN
+                  : status === 400
+                    ? ErrorCode.VALIDATION_FAILED
+                    : null;
     if (code) {
       const detail = code === ErrorCode.NOT_FOUND ? 'No such route or resource.' : e.message;
       p = problem(statusOf(code), code, detail);

@@ -53,10 +53,7 @@ export interface RollOffEntry {
 }
 
 /** The three ways a chouette may be seated (API.md `seating`). */
-export type ChouetteSeating =
-  | { readonly rolls: readonly RollOffEntry[] }
-  | { readonly order: readonly PlayerId[] }
-  | { readonly shuffle: readonly PlayerId[] };
+export type ChouetteSeating = { readonly rolls: readonly RollOffEntry[] } | { readonly order: readonly PlayerId[] } | { readonly shuffle: readonly PlayerId[] };
 
 type PartnerRules = Pick<ChouetteRules, 'partnerFrom'>;
 
@@ -142,12 +139,7 @@ function checkPlayers(players: readonly unknown[]): PlayerId[] {
     refuse('INVALID_SEATING', 'R5.1', 'The players are a list of player ids (R5.1)');
   }
   if (players.length < CHOUETTE_MIN_PLAYERS || players.length > CHOUETTE_MAX_PLAYERS) {
-    refuse(
-      'CHOUETTE_PLAYER_COUNT',
-      'R5.1',
-      `A chouette seats ${CHOUETTE_MIN_PLAYERS} to ${CHOUETTE_MAX_PLAYERS} players (R5.1); ${players.length} given`,
-      { count: players.length },
-    );
+    refuse('CHOUETTE_PLAYER_COUNT', 'R5.1', `A chouette seats ${CHOUETTE_MIN_PLAYERS} to ${CHOUETTE_MAX_PLAYERS} players (R5.1); ${players.length} given`, { count: players.length });
   }
   const seen = new Set<PlayerId>();
   for (const p of players) {

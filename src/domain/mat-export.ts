@@ -175,9 +175,7 @@ export function renderMat(m: MatMatch): string {
     const label = `game ${index + 1}${game.gameNo !== undefined ? ` (no. ${String(game.gameNo)})` : ''}`;
     const before = checkScore(game.scoreBefore, target, label);
     if (previousAfter && (before[0] < previousAfter[0] || before[1] < previousAfter[1])) {
-      fail(
-        `${label}: the score before it (${before[0]}-${before[1]}) is lower than after the game before (${previousAfter[0]}-${previousAfter[1]})`,
-      );
+      fail(`${label}: the score before it (${before[0]}-${before[1]}) is lower than after the game before (${previousAfter[0]}-${previousAfter[1]})`);
     }
     const { rows, cube, passed } = layOutActions(game, label);
     const points = checkResult(game, cube, passed, label);
@@ -375,9 +373,7 @@ function sanitizeTagValue(value: string): string {
 
 /** Control characters and Unicode blanks/line separators to one ASCII blank; trimmed. */
 function collapse(s: string): string {
-  return s
-    .replace(/[\p{Cc}\p{Zs}\p{Zl}\p{Zp}]+/gu, ' ')
-    .trim();
+  return s.replace(/[\p{Cc}\p{Zs}\p{Zl}\p{Zp}]+/gu, ' ').trim();
 }
 
 function truncateUtf8(s: string, maxBytes: number): string {

@@ -340,14 +340,7 @@ function draw(doc: Doc, s: Statement): void {
     amount('Received'),
     amount('Outstanding'),
   ];
-  const playerRows = s.players.map((p) => [
-    p.name,
-    String(p.games),
-    money(p.netMinor),
-    money(p.paidMinor),
-    money(p.receivedMinor),
-    money(p.outstandingMinor),
-  ]);
+  const playerRows = s.players.map((p) => [p.name, String(p.games), money(p.netMinor), money(p.paidMinor), money(p.receivedMinor), money(p.outstandingMinor)]);
   const houseRow = ['House (rake)', '', money(s.houseMinor), money(housePaid), money(houseReceived), money(s.houseOutstandingMinor)];
   const totalRow = [
     'Total',
@@ -358,11 +351,7 @@ function draw(doc: Doc, s: Statement): void {
     money(sumOf([...s.players.map((p) => p.outstandingMinor), s.houseOutstandingMinor])),
   ];
   layout.heading(`Players (${s.players.length})`, HEADER_HEIGHT + ROW_HEIGHT);
-  layout.table(
-    playerColumns,
-    [...playerRows, houseRow, totalRow],
-    [...playerRows.map((): RowStyle => 'normal'), 'house', 'total'],
-  );
+  layout.table(playerColumns, [...playerRows, houseRow, totalRow], [...playerRows.map((): RowStyle => 'normal'), 'house', 'total']);
   layout.gap(3);
   layout.line('Net: won (+) or lost (−) after rake. Outstanding = net + paid − received; positive means still owed.', {
     size: 7.5,

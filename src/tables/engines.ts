@@ -196,7 +196,7 @@ export function newChouette(
   input: { stakeMinor: number; seating: ChouetteSeating; stakes?: PlayerStake[]; rules?: Record<string, unknown> },
   random: RandomInt,
 ): { setup: ChouetteTableSetup; state: ChouetteTableState } {
-  const rules = resolveChouetteRules((input.rules ?? null));
+  const rules = resolveChouetteRules(input.rules ?? null);
   const stakes = resolveChouetteStakes(input.stakeMinor, input.stakes ?? null);
   const seats = seatChouette(input.seating, random);
   return {
