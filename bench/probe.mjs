@@ -184,7 +184,9 @@ async function main() {
   results.kill9 = await kill9(store2, adminToken);
   await store2.dispose();
 
-  const failed = Object.entries(results).filter(([, ok]) => !ok).map(([name]) => name);
+  const failed = Object.entries(results)
+    .filter(([, ok]) => !ok)
+    .map(([name]) => name);
   if (failed.length > 0) {
     log(`FAILED: ${failed.join(', ')}`);
     process.exitCode = 1;

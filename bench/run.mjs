@@ -60,7 +60,12 @@ async function main() {
   // The app's own default limit (100,000 a minute per key) unless BENCH_RATE_LIMIT says otherwise.
   const rateLimit = process.env.BENCH_RATE_LIMIT ? String(Math.round(envNumber('BENCH_RATE_LIMIT', 100_000, 0, 10_000_000))) : null;
   // BENCH_ONLY=record_game,settlement runs just those figures (for profiling); all by default.
-  const only = new Set((process.env.BENCH_ONLY ?? '').split(',').map((x) => x.trim()).filter(Boolean));
+  const only = new Set(
+    (process.env.BENCH_ONLY ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
   const wanted = (name) => only.size === 0 || only.has(name);
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the app first (npm run bench builds it)`);
 

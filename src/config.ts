@@ -123,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const databaseUrl = postgresUrl('DATABASE_URL');
   const migrationDatabaseUrl = postgresUrl('MIGRATION_DATABASE_URL');
   if (migrationDatabaseUrl !== null && databaseUrl === null) {
-    problems.push('MIGRATION_DATABASE_URL needs DATABASE_URL (the app\'s own connection); the embedded database sets up both roles itself');
+    problems.push("MIGRATION_DATABASE_URL needs DATABASE_URL (the app's own connection); the embedded database sets up both roles itself");
   }
   const allowPrivileged = env.ALLOW_PRIVILEGED_DATABASE_ROLE ?? '';
   if (!['', '0', '1'].includes(allowPrivileged)) {

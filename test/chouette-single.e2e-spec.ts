@@ -39,7 +39,10 @@ describe('chouette with a single team cube and per-player stakes (R5.3, R5.11)',
     await c.post(`/v1/chouettes/${id}/games/1/actions`, double(B));
     const taken = await c.post(`/v1/chouettes/${id}/games/1/actions`, take(A));
     expect(taken.status).toBe(200);
-    expect(taken.body.cubes.map((x: { member: string; value: number }) => [x.member, x.value])).toEqual([[B, 2], [C, 2]]);
+    expect(taken.body.cubes.map((x: { member: string; value: number }) => [x.member, x.value])).toEqual([
+      [B, 2],
+      [C, 2],
+    ]);
     // The team wins a single: Ben 100 × 2 = 200; Cleo plays at the lower stake, 50 × 2 = 100.
     const g1 = await c.post(`/v1/chouettes/${id}/games/1/actions`, finish(C));
     expect(g1.body).toMatchObject({ status: 'finished', winnerSide: 1, points: null });

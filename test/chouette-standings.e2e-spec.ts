@@ -63,7 +63,7 @@ describe('chouette results in standings, the games list and CSV, and player stat
     ]);
   });
 
-  it('the session\'s games (JSON): the winners are Ben and Dan in both games, never Cleo', async () => {
+  it("the session's games (JSON): the winners are Ben and Dan in both games, never Cleo", async () => {
     const res = await c.get(`/v1/sessions/${S}/games`);
     expect(res.status).toBe(200);
     expect(res.body.items.map((g: Record<string, unknown>) => ({ gameNo: g.gameNo, players: g.players, winnerSide: g.winnerSide, winners: g.winners, endedBy: g.endedBy }))).toEqual([
@@ -72,7 +72,7 @@ describe('chouette results in standings, the games list and CSV, and player stat
     ]);
   });
 
-  it('the session\'s games (CSV): the passer is not among the winners', async () => {
+  it("the session's games (CSV): the passer is not among the winners", async () => {
     const res = await c.get(`/v1/sessions/${S}/games`).set('accept', 'text/csv');
     expect(res.status).toBe(200);
     const [header, ...rows] = parseCsv(res.text);

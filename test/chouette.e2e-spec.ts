@@ -30,7 +30,18 @@ describe('chouette (R5) over HTTP', () => {
   const sumOf = (n: Record<string, number>) => Object.values(n).reduce((a, b) => a + b, 0);
 
   it('refuses a tie in the roll-off, then seats by the rolls (R5.1)', async () => {
-    const tie = await c.post('/v1/chouettes', { sessionId: session, stakeMinor: 100, seating: { rolls: [{ playerId: A, roll: 6 }, { playerId: B, roll: 6 }, { playerId: C, roll: 3 }, { playerId: D, roll: 2 }] } });
+    const tie = await c.post('/v1/chouettes', {
+      sessionId: session,
+      stakeMinor: 100,
+      seating: {
+        rolls: [
+          { playerId: A, roll: 6 },
+          { playerId: B, roll: 6 },
+          { playerId: C, roll: 3 },
+          { playerId: D, roll: 2 },
+        ],
+      },
+    });
     expect(tie.status).toBe(422);
     expect(tie.body).toMatchObject({ code: 'ROLL_OFF_TIE', rule: 'R5.1' });
 
@@ -38,7 +49,18 @@ describe('chouette (R5) over HTTP', () => {
     expect(two.status).toBe(422);
     expect(two.body).toMatchObject({ code: 'INVALID_SEATING' });
 
-    const res = await c.post('/v1/chouettes', { sessionId: session, stakeMinor: 100, seating: { rolls: [{ playerId: C, roll: 3 }, { playerId: A, roll: 6 }, { playerId: D, roll: 2 }, { playerId: B, roll: 5 }] } });
+    const res = await c.post('/v1/chouettes', {
+      sessionId: session,
+      stakeMinor: 100,
+      seating: {
+        rolls: [
+          { playerId: C, roll: 3 },
+          { playerId: A, roll: 6 },
+          { playerId: D, roll: 2 },
+          { playerId: B, roll: 5 },
+        ],
+      },
+    });
     expect(res.status).toBe(201);
     id = res.body.id;
     // Highest first: Anna (6) box, Ben (5) captain, then Cleo (3), Dan (2).
@@ -176,7 +198,7 @@ describe('chouette (R5) over HTTP', () => {
     expect(listed).toHaveLength(5);
     expect(listed[3]).toMatchObject({ gameNo: 4, status: 'voided', points: null, crawford: false });
   });
-  it('a box partner takes his share; rake on each winner\'s net goes to the house (R5.9, R6.4)', async () => {
+  it("a box partner takes his share; rake on each winner's net goes to the house (R5.9, R6.4)", async () => {
     const raked = await c.session({ rakePercent: 5 });
     const res = await c.post('/v1/chouettes', { sessionId: raked, stakeMinor: 100, seating: { order: [A, B, C] }, rules: { partnerFrom: 3 } });
     expect(res.body).toMatchObject({ box: A, partner: null, team: [B, C] });

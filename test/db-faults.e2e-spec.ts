@@ -80,9 +80,7 @@ describe('a frozen database: every request hears back within 5 s', () => {
     const tag = randomBytes(4).toString('hex');
 
     const wave = (n: number) => [
-      ...tables.map((id, i) =>
-        timed(`game ${n}.${i}`, () => api.post(`/v1/money-games/${id}/games`, batch, { 'idempotency-key': `freeze-${tag}-${n}-${i}` }).timeout({ deadline: 20000 })),
-      ),
+      ...tables.map((id, i) => timed(`game ${n}.${i}`, () => api.post(`/v1/money-games/${id}/games`, batch, { 'idempotency-key': `freeze-${tag}-${n}-${i}` }).timeout({ deadline: 20000 }))),
       ...[0, 1, 2, 3].map((i) => timed(`player ${n}.${i}`, () => api.post('/v1/players', { name: `Frozen-${tag}-${n}-${i}` }).timeout({ deadline: 20000 }))),
       timed(`list ${n}`, () => api.get('/v1/players?limit=5').timeout({ deadline: 20000 })),
       timed(`settlement ${n}`, () => api.get(`/v1/sessions/${env.session}/settlement`).timeout({ deadline: 20000 })),

@@ -13,8 +13,7 @@ describe('errors: problem+json, and bad input changes nothing', () => {
   });
   afterAll(() => t.close());
 
-  const post = (body: string, type = 'application/json') =>
-    t.http().post('/v1/players').set(bearer(owner)).set('content-type', type).send(body);
+  const post = (body: string, type = 'application/json') => t.http().post('/v1/players').set(bearer(owner)).set('content-type', type).send(body);
 
   it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
     const res = await post('{"name": "Anna"');
@@ -75,7 +74,7 @@ describe('errors: problem+json, and bad input changes nothing', () => {
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
-  it('answers its own X-Request-Id, not the caller\'s (which is kept beside it in the logs and the audit record)', async () => {
+  it("answers its own X-Request-Id, not the caller's (which is kept beside it in the logs and the audit record)", async () => {
     const res = await t.http().get('/v1/club').set(bearer(owner)).set('x-request-id', 'scorer-app-42');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
@@ -180,11 +179,21 @@ describe('hostile input found by fuzzing: a clear 4xx, never a 500', () => {
     for (const path of ['/v1/players/%zz', '/v1/players/%C0%AF', '/v1/sessions/%ED%A0%80']) {
       isProblem(await t.http().get(path).set(bearer(owner)), 400, 'MALFORMED_URL');
     }
-    isProblem(await t.http().get(`/v1/players/${'x'.repeat(150)}`).set(bearer(owner)), 404, 'NOT_FOUND');
+    isProblem(
+      await t
+        .http()
+        .get(`/v1/players/${'x'.repeat(150)}`)
+        .set(bearer(owner)),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers headers too large with 431 problem+json and closes the connection', async () => {
-    const res = await t.http().get(`/v1/sessions/${'x'.repeat(20000)}`).set(bearer(owner));
+    const res = await t
+      .http()
+      .get(`/v1/sessions/${'x'.repeat(20000)}`)
+      .set(bearer(owner));
     isProblem(res, 431, 'HEADERS_TOO_LARGE');
     expect(res.headers.connection).toBe('close');
   });

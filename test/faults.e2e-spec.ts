@@ -59,14 +59,24 @@ describe('the database stopped and restarted under load', () => {
   const tables: string[] = [];
   const recs: Rec[] = [];
   // When the server was asked to stop, had stopped, was asked to start, had started; when the app had recovered.
-  let stopAsked = 0, down = 0, upAsked = 0, up = 0;
+  let stopAsked = 0,
+    down = 0,
+    upAsked = 0,
+    up = 0;
   let recovered: number | null = null;
 
   /** A few answers, each with what the app logged under its request id. */
   const explain = (rs: Rec[]) =>
     rs.slice(0, 3).map((r) => {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a problem body's requestId, a string
       const id = r.body.requestId ? String(r.body.requestId) : null;
-      const log = id ? app!.output().split('\n').filter((l) => l.includes(id)).map((l) => l.slice(0, 1500)) : [];
+      const log = id
+        ? app!
+            .output()
+            .split('\n')
+            .filter((l) => l.includes(id))
+            .map((l) => l.slice(0, 1500))
+        : [];
       const when = `${r.started - stopAsked} ms after the stop was asked`;
       return [`${r.kind} ${r.status} ${r.error ?? r.text.slice(0, 400)} in ${r.ended - r.started} ms, sent ${when}`, ...log];
     });
@@ -134,13 +144,10 @@ describe('the database stopped and restarted under load', () => {
       // Recovered by itself: games, players and /health succeed again, with no restart of the app.
       recovered = await waitFor(
         'the app to recover',
-        async () => {
+        () => {
           const after = recs.filter((r) => r.started >= up);
-          const back =
-            after.some((r) => r.kind === 'game' && is2xx(r)) &&
-            after.some((r) => r.kind === 'player' && is2xx(r)) &&
-            after.some((r) => r.kind === 'health' && r.status === 200);
-          return back ? Date.now() : null;
+          const back = after.some((r) => r.kind === 'game' && is2xx(r)) && after.some((r) => r.kind === 'player' && is2xx(r)) && after.some((r) => r.kind === 'health' && r.status === 200);
+          return Promise.resolve(back ? Date.now() : null);
         },
         RECOVERY_MS,
         25,
@@ -242,7 +249,7 @@ describe('the database stopped and restarted under load', () => {
 
         // The API shows what was acknowledged.
         const listed: Array<Record<string, unknown>> = [];
-        for (let cursor: string | null = ''; cursor !== null; ) {
+        for (let cursor: string | null = ''; cursor !== null;) {
           const page = await api.get(`/v1/money-games/${tableId}/games?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
           expect(page.status).toBe(200);
           listed.push(...page.body.items);
@@ -258,7 +265,7 @@ describe('the database stopped and restarted under load', () => {
       // The games acknowledged around the outage, one by one (JSON equal: jsonb keeps its own key order).
       const near = recs.filter((r) => r.kind === 'game' && is2xx(r) && r.ended >= stopAsked - 500 && r.started <= up + 500);
       for (const r of near) {
-        const g = await api.get(`/v1/money-games/${r.tableId}/games/${r.body.gameNo}`);
+        const g = await api.get(`/v1/money-games/${r.tableId}/games/${r.body.gameNo as number}`);
         expect(g.status).toBe(200);
         expect(g.body).toEqual(r.body);
       }
@@ -326,7 +333,7 @@ describe('the database stopped and restarted under load', () => {
       expect(acked.length).toBeGreaterThan(LOOPS);
       for (const r of acked) expect(byName.get(r.name!)).toEqual([r.body.id]);
       for (const r of acked.filter((x) => x.ended >= stopAsked - 500 && x.started <= up + 500)) {
-        const p = await api.get(`/v1/players/${r.body.id}`);
+        const p = await api.get(`/v1/players/${r.body.id as string}`);
         expect(p.status).toBe(200);
         expect(p.body).toMatchObject({ id: r.body.id, name: r.name });
       }
@@ -383,7 +390,11 @@ describe('a connection lost between two queries of one command', () => {
       expect(again.status).toBe(201);
       expect(again.body.gameNo).toBe(1);
 
-      const log = app.output().split('\n').filter((l) => res!.body.requestId && l.includes(res!.body.requestId)).map((l) => l.slice(0, 600));
+      const log = app
+        .output()
+        .split('\n')
+        .filter((l) => res!.body.requestId && l.includes(res!.body.requestId))
+        .map((l) => l.slice(0, 600));
       expect({ status: res!.status, code: res!.body.code, log: res!.status === 503 ? [] : log }).toEqual({ status: 503, code: 'DATABASE_UNAVAILABLE', log: [] });
       expect(res!.headers['content-type']).toMatch(/^application\/problem\+json/);
     } finally {

@@ -274,7 +274,7 @@ function clone<T>(v: T): T {
   if (v === null || typeof v !== 'object' || isPlaceholder(v)) return v;
   if (Array.isArray(v)) return v.map(clone) as T;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v as object)) Object.defineProperty(out, k, { value: clone((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(v)) Object.defineProperty(out, k, { value: clone((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
   return out as T;
 }
 
@@ -441,7 +441,7 @@ function objectValid(s: Schema, depth: number): fc.Arbitrary<unknown> {
     return fc.constant({});
   }
   const model = Object.fromEntries(props.map(([k, p]) => [k, validValue(p, k, depth + 1)]));
-  return fc.record(model, { requiredKeys: (s.required ?? []) as string[] } as any);
+  return fc.record(model, { requiredKeys: (s.required ?? []) as string[] });
 }
 
 // -- hostile values ---------------------------------------------------------------------------
@@ -455,25 +455,121 @@ const HUGE = {
 };
 
 const HOSTILE_STRINGS = [
-  '', ' ', '   ', '\t', '\n', '\r\n', 'null', 'undefined', 'NaN', 'Infinity', 'true', '0', '-0', '1e308', '[]', '{}',
-  '\u0000', 'a\u0000b', '\u0007\u001b[31mred\u001b[0m', '\ud800', '\udfff', 'x\ud83dy', '\udc00\ud800', 'a\ufffeb\uffff',
-  'שלום עולם', 'مرحبا بالعالم', '\u202eevil\u202c', '\u200b\u200c\u200d\u2060\ufeff', 'e\u0301'.repeat(60), 'Z\u0351\u0362\u0335\u0324\u034e',
-  '👨‍👩‍👧‍👦', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', '\u2028\u2029', 'ｆｕｌｌｗｉｄｔｈ', '１２３', '١٢٣', 'İı', 'ß'.repeat(100), '🇩🇪🏳️‍🌈',
-  "'; DROP TABLE players; --", "' OR '1'='1", '" OR ""="', '%00', '../../../etc/passwd', '..\\..\\windows', '<script>alert(1)</script>',
-  '${jndi:ldap://example.invalid/a}', '{{7*7}}', '%s%s%s%n', '\\', '"', "'", '`', '$(reboot)', 'house', 'HOUSE', ' house',
-  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString',
-  'x'.repeat(101), 'x'.repeat(256), 'x'.repeat(501), 'x'.repeat(10_000),
+  '',
+  ' ',
+  '   ',
+  '\t',
+  '\n',
+  '\r\n',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  'true',
+  '0',
+  '-0',
+  '1e308',
+  '[]',
+  '{}',
+  '\u0000',
+  'a\u0000b',
+  '\u0007\u001b[31mred\u001b[0m',
+  '\ud800',
+  '\udfff',
+  'x\ud83dy',
+  '\udc00\ud800',
+  'a\ufffeb\uffff',
+  'שלום עולם',
+  'مرحبا بالعالم',
+  '\u202eevil\u202c',
+  '\u200b\u200c\u200d\u2060\ufeff',
+  'e\u0301'.repeat(60),
+  'Z\u0351\u0362\u0335\u0324\u034e',
+  '👨‍👩‍👧‍👦',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  '\u2028\u2029',
+  'ｆｕｌｌｗｉｄｔｈ',
+  '１２３',
+  '١٢٣',
+  'İı',
+  'ß'.repeat(100),
+  '🇩🇪🏳️‍🌈',
+  "'; DROP TABLE players; --",
+  "' OR '1'='1",
+  '" OR ""="',
+  '%00',
+  '../../../etc/passwd',
+  '..\\..\\windows',
+  '<script>alert(1)</script>',
+  '${jndi:ldap://example.invalid/a}',
+  '{{7*7}}',
+  '%s%s%s%n',
+  '\\',
+  '"',
+  "'",
+  '`',
+  '$(reboot)',
+  'house',
+  'HOUSE',
+  ' house',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'x'.repeat(101),
+  'x'.repeat(256),
+  'x'.repeat(501),
+  'x'.repeat(10_000),
 ];
 const BIG_STRINGS = Object.values(HUGE);
 
 const HOSTILE_NUMBERS: unknown[] = [
-  1e308, -1e308, new Raw('-0'), 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 2 ** 63, 2 ** 64, -(2 ** 63), new Raw('18446744073709551616'),
-  new Raw('123456789012345678901234567890'), new Raw('1e400'), new Raw('-1e400'), new Raw('1.0'), new Raw('1E2'), new Raw('1e-400'),
-  new Raw('0.0000000000000000000001'), 5e-324, 0.1, 0.30000000000000004, -1, 0, 1, 1.5, 2 ** 31, 2 ** 31 - 1, -(2 ** 31) - 1, 2 ** 32,
-  MAX_SAFE, -MAX_SAFE, 'NaN', 'Infinity', '-Infinity', '1', '0x10', '', ' 1', '1e3', '١',
+  1e308,
+  -1e308,
+  new Raw('-0'),
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  2 ** 63,
+  2 ** 64,
+  -(2 ** 63),
+  new Raw('18446744073709551616'),
+  new Raw('123456789012345678901234567890'),
+  new Raw('1e400'),
+  new Raw('-1e400'),
+  new Raw('1.0'),
+  new Raw('1E2'),
+  new Raw('1e-400'),
+  new Raw('0.0000000000000000000001'),
+  5e-324,
+  0.1,
+  0.30000000000000004,
+  -1,
+  0,
+  1,
+  1.5,
+  2 ** 31,
+  2 ** 31 - 1,
+  -(2 ** 31) - 1,
+  2 ** 32,
+  MAX_SAFE,
+  -MAX_SAFE,
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1',
+  '0x10',
+  '',
+  ' 1',
+  '1e3',
+  '١',
 ];
 
-const loneSurrogateUnit = fc.oneof(fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), fc.constantFrom('a', 'é', '\u202e', '\u200b', '\u0000', '😀'));
+const loneSurrogateUnit = fc.oneof(
+  fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+  fc.constantFrom('a', 'é', '\u202e', '\u200b', '\u0000', '😀'),
+);
 
 const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom(...HOSTILE_NUMBERS) },
@@ -489,9 +585,40 @@ const hostileString: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const HOSTILE_IDS = [
-  '', ' ', 'not-a-uuid', '123', '0', '-1', 'null', 'undefined', 'house', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
-  '00000000-0000-0000-0000-00000000000g', '0190c3a2-0000-7000-8000-000000000001', 'x'.repeat(101), 'x'.repeat(2_000), 'é', 'ünïcödé', '👍', '\u202e', '\u200b',
-  '\u0000', '../', '../../v1/club', '..', '.', '%00', '%', "'; DROP TABLE players; --", '\ud800', 'a/b', 'a?b', 'a#b', 'a;b', '*',
+  '',
+  ' ',
+  'not-a-uuid',
+  '123',
+  '0',
+  '-1',
+  'null',
+  'undefined',
+  'house',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-ffffffffffff',
+  '00000000-0000-0000-0000-00000000000g',
+  '0190c3a2-0000-7000-8000-000000000001',
+  'x'.repeat(101),
+  'x'.repeat(2_000),
+  'é',
+  'ünïcödé',
+  '👍',
+  '\u202e',
+  '\u200b',
+  '\u0000',
+  '../',
+  '../../v1/club',
+  '..',
+  '.',
+  '%00',
+  '%',
+  "'; DROP TABLE players; --",
+  '\ud800',
+  'a/b',
+  'a?b',
+  'a#b',
+  'a;b',
+  '*',
 ];
 
 const HOSTILE_SEGMENTS = ['%00', '%', '%zz', '%FF', '%C0%AF', '%ED%A0%80', '..', '.', '..%2F..%2Fclub', '%2e%2e', 'a%2Fb', '%E2%80%AE', '%F0%9F%91%8D', '%20', '+', '~', '%25', '%u0041'];
@@ -557,7 +684,10 @@ function hostileFor(s0: Schema, name: string, depth = 0): fc.Arbitrary<unknown> 
 function hostileObject(s: Schema, depth = 0): fc.Arbitrary<unknown> {
   const props = Object.entries((s.properties ?? {}) as Record<string, Schema>);
   const model = Object.fromEntries(props.map(([k, p]) => [k, fc.oneof({ weight: 1, arbitrary: validValue(p, k, depth + 1) }, { weight: 2, arbitrary: hostileFor(p, k, depth) })]));
-  const extraKey = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '', ' ', 'id', 'clubId', 'version', 'role', '\u0000', '\ud800', 'x'.repeat(1_000)), fc.string({ unit: 'binary', maxLength: 12 }));
+  const extraKey = fc.oneof(
+    fc.constantFrom('__proto__', 'constructor', 'prototype', '', ' ', 'id', 'clubId', 'version', 'role', '\u0000', '\ud800', 'x'.repeat(1_000)),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+  );
   return fc
     .tuple(fc.record(model, { requiredKeys: [] } as any), fc.array(fc.tuple(extraKey, hostileGeneric), { maxLength: 2 }))
     .map(([base, extras]) => (extras.length ? new Pairs([...extras, ...Object.entries(base as object)]) : base));
@@ -586,14 +716,31 @@ function validQuery(op: Op): fc.Arbitrary<Array<[string, unknown]>> {
   const qs = op.params.filter((p) => p.in === 'query');
   if (!qs.length) return fc.constant([]);
   const pick = (p: Param) => (p.name === 'limit' ? fc.oneof(fc.integer({ min: 1, max: 3 }), validValue(p.schema, p.name)) : validValue(p.schema, p.name));
-  return fc.tuple(...qs.map((p) => fc.option(pick(p).map((v) => [p.name, v] as [string, unknown]), { nil: undefined, freq: 2 }))).map((xs) => xs.filter((x): x is [string, unknown] => x !== undefined));
+  return fc
+    .tuple(
+      ...qs.map((p) =>
+        fc.option(
+          pick(p).map((v) => [p.name, v] as [string, unknown]),
+          { nil: undefined, freq: 2 },
+        ),
+      ),
+    )
+    .map((xs) => xs.filter((x): x is [string, unknown] => x !== undefined));
 }
 
 function validHeaders(op: Op): fc.Arbitrary<Record<string, string>> {
   const idem = header(op, 'Idempotency-Key')
     ? fc.option(fc.oneof(fc.uuid(), fc.constantFrom('fuzz-key-1', 'fuzz-key-2', 'fuzz-key-3'), tokenChars), { nil: undefined, freq: 2 })
     : fc.constant(undefined);
-  const ifMatch = header(op, 'If-Match') ? fc.option(fc.oneof(fc.integer({ min: 0, max: 12 }).map((n) => `"${n}"`), fc.constant('*')), { nil: undefined, freq: 3 }) : fc.constant(undefined);
+  const ifMatch = header(op, 'If-Match')
+    ? fc.option(
+        fc.oneof(
+          fc.integer({ min: 0, max: 12 }).map((n) => `"${n}"`),
+          fc.constant('*'),
+        ),
+        { nil: undefined, freq: 3 },
+      )
+    : fc.constant(undefined);
   const accept = fc.option(fc.constantFrom(...op.produces, '*/*', 'application/json, */*;q=0.1', 'application/*'), { nil: undefined, freq: 3 });
   return fc.record({ idem, ifMatch, accept }).map(({ idem: i, ifMatch: m, accept: a }) => {
     const h: Record<string, string> = {};
@@ -609,7 +756,7 @@ function validSpec(op: Op): fc.Arbitrary<Spec> {
   return fc
     .record({
       auth: validAuth(op),
-      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, validPathValue(op, p)]))) as fc.Arbitrary<Record<string, unknown>>,
+      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, validPathValue(op, p)]))),
       query: validQuery(op),
       headers: validHeaders(op),
       body: op.body ? validValue(op.body, '').map((value) => ({ value })) : fc.constant(undefined),
@@ -626,6 +773,7 @@ interface Mutation {
 
 const show = (v: unknown): string => {
   if (v instanceof Raw) return v.text.length > 40 ? `${v.text.slice(0, 40)}…` : v.text;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a label in a failure message (only a Ref names itself)
   if (isPlaceholder(v)) return String(v);
   const j = JSON.stringify(v) ?? String(v);
   return j.length > 40 ? `${j.slice(0, 40)}…(${j.length})` : j;
@@ -659,12 +807,23 @@ function outOfRange(s: Schema, name: string): fc.Arbitrary<unknown> | null {
     if (s.minLength) vals.push('');
     if (h.id) {
       vals.push('not-a-uuid', '00000000-0000-0000-0000-000000000000', h.house ? 'House' : 'house');
-      return fc.oneof(fc.constantFrom(...vals), fc.tuple(fc.nat(), fc.constantFrom<Form>('upper', 'braces', 'nodash', 'suffix')).map(([n, f]) => new Ref(h.id!, 'own', n, f)), refArb(h.id, 'cross'));
+      return fc.oneof(
+        fc.constantFrom(...vals),
+        fc.tuple(fc.nat(), fc.constantFrom<Form>('upper', 'braces', 'nodash', 'suffix')).map(([n, f]) => new Ref(h.id!, 'own', n, f)),
+        refArb(h.id, 'cross'),
+      );
     }
     if (h.date) vals.push('2026-02-30T25:61:00Z', 'yesterday', '2026-11-01T20:00:00', '2026-13-01', '0000-00-00', '+275760-09-13T00:00:00.001Z', '1970-01-01T00:00:00Z');
     if (h.currency) vals.push('usd', 'XXX', 'EURO', '€', 'US');
     if (h.timezone) vals.push('Mars/Olympus', 'utc+1', 'Europe/berlin', '../../etc/localtime');
-    if (h.cursor) vals.push('garbage', Buffer.from('[1]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url'), Buffer.from('["a","b"]').toString('base64url'), Buffer.from('not json').toString('base64url'));
+    if (h.cursor)
+      vals.push(
+        'garbage',
+        Buffer.from('[1]').toString('base64url'),
+        Buffer.from('{"a":1}').toString('base64url'),
+        Buffer.from('["a","b"]').toString('base64url'),
+        Buffer.from('not json').toString('base64url'),
+      );
   } else if (s.type === 'array') {
     const item = s.items ? validValue(s.items, name) : fc.constant('x');
     const arbs: fc.Arbitrary<unknown>[] = [];
@@ -738,7 +897,11 @@ function paramMutations(op: Op): fc.Arbitrary<Mutation>[] {
       const bad: fc.Arbitrary<unknown> =
         p.name === 'gameNo'
           ? fc.constantFrom<unknown>('0', '-1', 'abc', '1.5', '1e1', '2147483648', '9007199254740993', '01', '')
-          : fc.oneof(fc.constantFrom<unknown>('not-a-uuid', '', '00000000-0000-0000-0000-000000000000'), kind ? refArb(kind, 'cross') : fc.uuid(), kind ? fc.tuple(fc.nat(), fc.constantFrom<Form>('upper', 'braces', 'nodash', 'suffix')).map(([n, f]) => new Ref(kind, 'own', n, f)) : fc.uuid());
+          : fc.oneof(
+              fc.constantFrom<unknown>('not-a-uuid', '', '00000000-0000-0000-0000-000000000000'),
+              kind ? refArb(kind, 'cross') : fc.uuid(),
+              kind ? fc.tuple(fc.nat(), fc.constantFrom<Form>('upper', 'braces', 'nodash', 'suffix')).map(([n, f]) => new Ref(kind, 'own', n, f)) : fc.uuid(),
+            );
       out.push(bad.map((v) => ({ label: `path ${p.name}: ${show(v)}`, apply: (s: Spec) => void (s.path[p.name] = v) })));
     } else if (p.in === 'query') {
       const range = outOfRange(p.schema, p.name);
@@ -751,14 +914,22 @@ function paramMutations(op: Op): fc.Arbitrary<Mutation>[] {
   }
   out.push(
     fc.constantFrom('foo', 'Limit', 'offset', 'page', 'clubId').map((k) => ({ label: `query: unknown ${k}`, apply: (s: Spec) => void s.query.push([k, '1']) })),
-    fc.constantFrom<Auth>('none', 'garbage', 'revoked', 'viewer', op.path === '/v1/clubs' ? 'owner' : 'operator').map((a) => ({ label: `auth: ${a}`, apply: (s: Spec) => void (s.auth = a) })),
+    fc
+      .constantFrom<Auth>('none', 'garbage', 'revoked', 'viewer', op.path === '/v1/clubs' ? 'owner' : 'operator')
+      .map((a) => ({ label: `auth: ${a}`, apply: (s: Spec) => void (s.auth = a) })),
     fc.constantFrom('text/html', 'application/xml', 'image/png', 'text/csv', 'application/pdf').map((a) => ({ label: `accept: ${a}`, apply: (s: Spec) => void (s.headers.accept = a) })),
   );
   if (header(op, 'Idempotency-Key')) {
-    out.push(fc.constantFrom('k'.repeat(256), 'k'.repeat(2_000), '', ' ', 'é').map((v) => ({ label: `idempotency-key: ${show(v)}`, apply: (s: Spec) => void (s.headers['idempotency-key'] = v) })));
+    out.push(
+      fc.constantFrom('k'.repeat(256), 'k'.repeat(2_000), '', ' ', 'é').map((v) => ({ label: `idempotency-key: ${show(v)}`, apply: (s: Spec) => void (s.headers['idempotency-key'] = v) })),
+    );
   }
   if (header(op, 'If-Match')) {
-    out.push(fc.constantFrom('"abc"', '"-1"', '1', 'W/"1"', '"1", "2"', '', '""', '"99999999999999999999"', '" 1"').map((v) => ({ label: `if-match: ${show(v)}`, apply: (s: Spec) => void (s.headers['if-match'] = v) })));
+    out.push(
+      fc
+        .constantFrom('"abc"', '"-1"', '1', 'W/"1"', '"1", "2"', '', '""', '"99999999999999999999"', '" 1"')
+        .map((v) => ({ label: `if-match: ${show(v)}`, apply: (s: Spec) => void (s.headers['if-match'] = v) })),
+    );
   }
   return out;
 }
@@ -777,16 +948,68 @@ function nearlySpec(op: Op): fc.Arbitrary<Spec> {
 const HOSTILE_AUTH: Auth[] = ['none', 'garbage', 'basic', 'lowercase', 'empty', 'schemeless', 'trailing', 'long', 'revoked', 'otherOwner', 'operator', 'viewer'];
 
 const MALFORMED = [
-  '{', '}', '{"a":', '{"name":"x",}', "{'name':'x'}", '{name:"x"}', 'NaN', 'undefined', '{"name":"x"}garbage', '{"name":"x"}{"name":"y"}',
-  '\ufeff{"name":"x"}', '{"name":"a\u0000b"}', '{"name":"\u0001"}', '{"a":1e99999}', '{"a":-}', '{"a":01}', '{"a":.5}', '{"a":+1}', '{"a":0x10}',
-  '{"a":Infinity}', '[', '"unterminated', '{"a":"\\x41"}', '{"a":"\\u12"}', '{"a":"\\ud800"}', ' ', '\n', 'null', 'true', '0', '""', '{"":1}',
-  '{"a":1,"a":2}', '{"a":[1,2,]}', '{"a" 1}', '{,}', '//comment\n{}', '{"a":"b"/*c*/}', '\u0000', '{"a":true}\u0000',
+  '{',
+  '}',
+  '{"a":',
+  '{"name":"x",}',
+  "{'name':'x'}",
+  '{name:"x"}',
+  'NaN',
+  'undefined',
+  '{"name":"x"}garbage',
+  '{"name":"x"}{"name":"y"}',
+  '\ufeff{"name":"x"}',
+  '{"name":"a\u0000b"}',
+  '{"name":"\u0001"}',
+  '{"a":1e99999}',
+  '{"a":-}',
+  '{"a":01}',
+  '{"a":.5}',
+  '{"a":+1}',
+  '{"a":0x10}',
+  '{"a":Infinity}',
+  '[',
+  '"unterminated',
+  '{"a":"\\x41"}',
+  '{"a":"\\u12"}',
+  '{"a":"\\ud800"}',
+  ' ',
+  '\n',
+  'null',
+  'true',
+  '0',
+  '""',
+  '{"":1}',
+  '{"a":1,"a":2}',
+  '{"a":[1,2,]}',
+  '{"a" 1}',
+  '{,}',
+  '//comment\n{}',
+  '{"a":"b"/*c*/}',
+  '\u0000',
+  '{"a":true}\u0000',
 ];
 
 const CONTENT_TYPES = [
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=----fuzz', 'application/xml', 'application/json; charset=utf-16',
-  'application/json; charset=iso-8859-1', 'APPLICATION/JSON', 'application/vnd.api+json', 'application/merge-patch+json', 'application/problem+json',
-  'application/json, text/plain', ';;;', 'application/', '*/*', 'application/jsonx', 'application/json;', '', 'application/octet-stream', 'text/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=----fuzz',
+  'application/xml',
+  'application/json; charset=utf-16',
+  'application/json; charset=iso-8859-1',
+  'APPLICATION/JSON',
+  'application/vnd.api+json',
+  'application/merge-patch+json',
+  'application/problem+json',
+  'application/json, text/plain',
+  ';;;',
+  'application/',
+  '*/*',
+  'application/jsonx',
+  'application/json;',
+  '',
+  'application/octet-stream',
+  'text/json',
 ];
 
 const PROTO_KEYS: Array<[string, unknown]> = [
@@ -809,19 +1032,34 @@ function hostileBody(op: Op): fc.Arbitrary<{ body?: Spec['body']; contentType?: 
   const json = (value: unknown, label: string, contentType?: string | null) => ({ body: { value }, label, contentType });
   const variants: Array<fc.WeightedArbitrary<{ body?: Spec['body']; contentType?: string | null; label: string }>> = [
     { weight: 6, arbitrary: hostileObject(schema).map((v) => json(v, 'hostile fields')) },
-    { weight: 2, arbitrary: fc.oneof(fc.constantFrom<unknown>(null, [], [{}], 0, -1, 'string', true, new Raw('-0'), new Raw('1e400')), fc.array(valid, { minLength: 1, maxLength: 3 })).map((v) => json(v, `not an object: ${show(v)}`)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(fc.constantFrom<unknown>(null, [], [{}], 0, -1, 'string', true, new Raw('-0'), new Raw('1e400')), fc.array(valid, { minLength: 1, maxLength: 3 }))
+        .map((v) => json(v, `not an object: ${show(v)}`)),
+    },
     { weight: 3, arbitrary: fc.constantFrom(...MALFORMED).map((text) => ({ body: { text }, label: `malformed JSON ${show(text)}` })) },
     {
       weight: 2,
       arbitrary: fc.tuple(valid, fc.constantFrom(...PROTO_KEYS), fc.boolean()).map(([v, pk, nested]) => {
-        const entries = Object.entries((v ?? {}) as object);
+        const entries = Object.entries(v ?? {});
         const pairs: Array<[string, unknown]> = nested ? [...entries.filter(([k]) => k !== firstObject), [firstObject, new Pairs([pk])]] : [pk, ...entries];
         return json(new Pairs(pairs), `prototype key ${pk[0]}${nested ? ` in ${firstObject}` : ''}`);
       }),
     },
-    { weight: 2, arbitrary: fc.tuple(valid, deepArb, fc.boolean()).map(([v, deep, top]) => (top ? json(deep, `deep nesting at the top (${deep.text.length} bytes)`) : json(setAt(v, [firstObject], deep), `deep nesting in ${firstObject} (${deep.text.length} bytes)`))) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(valid, deepArb, fc.boolean())
+        .map(([v, deep, top]) =>
+          top ? json(deep, `deep nesting at the top (${deep.text.length} bytes)`) : json(setAt(v, [firstObject], deep), `deep nesting in ${firstObject} (${deep.text.length} bytes)`),
+        ),
+    },
     { weight: 1, arbitrary: fc.tuple(valid, hugeArrayArb).map(([v, arr]) => json(setAt(v, [firstArray], arr), `huge array in ${firstArray} (${arr.text.length} bytes)`)) },
-    { weight: 1, arbitrary: fc.tuple(valid, fc.constantFrom(...Object.entries(HUGE))).map(([v, [name, str]]) => json(setAt(v, [firstString], str), `huge ${name} string in ${firstString}`)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(valid, fc.constantFrom(...Object.entries(HUGE))).map(([v, [name, str]]) => json(setAt(v, [firstString], str), `huge ${name} string in ${firstString}`)),
+    },
     {
       weight: numeric.length ? 2 : 0,
       arbitrary: fc.tuple(valid, fc.array(hostileNumber, { minLength: numeric.length, maxLength: numeric.length })).map(([v, ns]) => {
@@ -839,18 +1077,47 @@ function hostileBody(op: Op): fc.Arbitrary<{ body?: Spec['body']; contentType?: 
       }),
     },
     { weight: 2, arbitrary: fc.tuple(valid, fc.constantFrom(...CONTENT_TYPES)).map(([v, ct]) => json(v, `content-type ${show(ct)}`, ct)) },
-    { weight: 1, arbitrary: fc.constantFrom('name=Anna&role=owner', '<a>1</a>', '--x\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--x--').map((text) => ({ body: { text }, label: `not JSON: ${show(text)}`, contentType: null })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('name=Anna&role=owner', '<a>1</a>', '--x\r\ncontent-disposition: form-data; name="a"\r\n\r\n1\r\n--x--')
+        .map((text) => ({ body: { text }, label: `not JSON: ${show(text)}`, contentType: null })),
+    },
     { weight: 1, arbitrary: valid.map((v) => json(v, 'valid JSON without a content type', null)) },
     { weight: 1, arbitrary: fc.constantFrom('', ' ', '\r\n').map((text) => ({ body: { text }, label: `blank body ${show(text)}` })) },
-    { weight: 1, arbitrary: fc.tuple(valid, fc.constantFrom(...objectProps.map(([k]) => k), 'x'), hostileGeneric).map(([v, k, h]) => json(new Pairs([...Object.entries((v ?? {}) as object), [k, h]]), `duplicate key ${k}`)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(valid, fc.constantFrom(...objectProps.map(([k]) => k), 'x'), hostileGeneric)
+        .map(([v, k, h]) => json(new Pairs([...Object.entries(v ?? {}), [k, h]]), `duplicate key ${k}`)),
+    },
   ];
   if (!op.body) variants.push({ weight: op.method === 'GET' ? 40 : 12, arbitrary: fc.constant({ label: 'no body' }) });
   return fc.oneof(...variants);
 }
 
 const HOSTILE_QUERY_FRAGMENTS = [
-  '__proto__[admin]=1', 'constructor[prototype][admin]=1', '__proto__=1', 'limit', '&&', '=', '==', 'limit=1&limit=2', 'cursor=%zz', 'a=%', 'limit[]=1',
-  'limit[a]=1', 'toString=1', 'hasOwnProperty=x', 'status=open&status=closed', 'limit=%00', 'limit=1%00', '%00=1', 'a=%FF%FE', 'a=%ED%A0%80', 'x=' + 'y'.repeat(4_000),
+  '__proto__[admin]=1',
+  'constructor[prototype][admin]=1',
+  '__proto__=1',
+  'limit',
+  '&&',
+  '=',
+  '==',
+  'limit=1&limit=2',
+  'cursor=%zz',
+  'a=%',
+  'limit[]=1',
+  'limit[a]=1',
+  'toString=1',
+  'hasOwnProperty=x',
+  'status=open&status=closed',
+  'limit=%00',
+  'limit=1%00',
+  '%00=1',
+  'a=%FF%FE',
+  'a=%ED%A0%80',
+  'x=' + 'y'.repeat(4_000),
 ];
 const HOSTILE_URL_VALUES = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom<unknown>(...HOSTILE_STRINGS.filter((x) => x.length <= 1_000), ...HOSTILE_NUMBERS.map((n) => (n instanceof Raw ? n.text : String(n)))) },
@@ -868,8 +1135,43 @@ function hostileQuery(op: Op): fc.Arbitrary<Array<[string, unknown] | Raw>> {
   return fc.array(entry, { maxLength: 4 });
 }
 
-const HOSTILE_HEADER_VALUES = ['', ' ', 'x'.repeat(256), 'x'.repeat(4_000), 'é\u00ff', '\t', '*', 'null', '../..', '"', '""', 'a\tb', '%00', 'W/"1"', '"1", "2"', '"-1"', '"1e3"', '"99999999999999999999"'];
-const HOSTILE_ACCEPT = ['text/html', 'application/xml', 'text/csv', 'application/pdf', 'image/png', '*/*;q=0', 'application/json;q=0', '', ';;;', 'a'.repeat(1_000), 'text/*', 'application/*', 'application/problem+json', 'text/csv;q=0.5, application/pdf;q=0.9', 'application/json; charset=utf-16'];
+const HOSTILE_HEADER_VALUES = [
+  '',
+  ' ',
+  'x'.repeat(256),
+  'x'.repeat(4_000),
+  'é\u00ff',
+  '\t',
+  '*',
+  'null',
+  '../..',
+  '"',
+  '""',
+  'a\tb',
+  '%00',
+  'W/"1"',
+  '"1", "2"',
+  '"-1"',
+  '"1e3"',
+  '"99999999999999999999"',
+];
+const HOSTILE_ACCEPT = [
+  'text/html',
+  'application/xml',
+  'text/csv',
+  'application/pdf',
+  'image/png',
+  '*/*;q=0',
+  'application/json;q=0',
+  '',
+  ';;;',
+  'a'.repeat(1_000),
+  'text/*',
+  'application/*',
+  'application/problem+json',
+  'text/csv;q=0.5, application/pdf;q=0.9',
+  'application/json; charset=utf-16',
+];
 
 function hostileHeaders(op: Op): fc.Arbitrary<Record<string, string>> {
   const value = fc.oneof(fc.constantFrom(...HOSTILE_HEADER_VALUES), tokenChars);
@@ -903,7 +1205,29 @@ function hostileSpec(op: Op): fc.Arbitrary<Spec> {
     if (p.name === 'gameNo') {
       return fc.oneof(
         { weight: 2, arbitrary: validPathValue(op, p) },
-        { weight: 3, arbitrary: fc.constantFrom<unknown>('0', '-1', '-0', '1.5', '1e3', 'abc', '9007199254740993', '18446744073709551616', '0x1', ' 1', '１', '١', '', 'NaN', 'Infinity', '2147483648', '00001', '+1') },
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom<unknown>(
+            '0',
+            '-1',
+            '-0',
+            '1.5',
+            '1e3',
+            'abc',
+            '9007199254740993',
+            '18446744073709551616',
+            '0x1',
+            ' 1',
+            '１',
+            '١',
+            '',
+            'NaN',
+            'Infinity',
+            '2147483648',
+            '00001',
+            '+1',
+          ),
+        },
         { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS).map((t) => new Raw(t)) },
       );
     }
@@ -917,7 +1241,7 @@ function hostileSpec(op: Op): fc.Arbitrary<Spec> {
   return fc
     .record({
       auth: fc.oneof({ weight: 3, arbitrary: validAuth(op) }, { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_AUTH) }),
-      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p)]))) as fc.Arbitrary<Record<string, unknown>>,
+      path: fc.record(Object.fromEntries(pathParams.map((p) => [p.name, pathValue(p)]))),
       query: fc.oneof(validQuery(op), hostileQuery(op)),
       headers: fc.oneof({ weight: 1, arbitrary: validHeaders(op) }, { weight: 2, arbitrary: hostileHeaders(op) }),
       body: hostileBody(op),
@@ -1073,7 +1397,19 @@ async function send(base: URL, agent: Agent, b: Built): Promise<Answer> {
 const CODE_RE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 /** Internals that must never reach a client (unless the request itself carried the same text). */
 const STACK_PATTERNS = [/\bat [^\s"]*\.(js|ts|mjs|cjs):\d+:\d+/, /node_modules\//, /\\n\s+at \S/, /\n\s+at \S/];
-const SQL_PATTERNS = [/QueryFailedError/, /\bSELECT\s/, /relation "/, /\bINSERT INTO\b/, /\bUPDATE "?\w+"? SET\b/, /violates [\w-]+ constraint/, /syntax error at or near/, /invalid input syntax for/, /duplicate key value/, /\bpg_\w+/, /TypeORM|EntityNotFound/];
+const SQL_PATTERNS = [
+  /QueryFailedError/,
+  /\bSELECT\s/,
+  /relation "/,
+  /\bINSERT INTO\b/,
+  /\bUPDATE "?\w+"? SET\b/,
+  /violates [\w-]+ constraint/,
+  /syntax error at or near/,
+  /invalid input syntax for/,
+  /duplicate key value/,
+  /\bpg_\w+/,
+  /TypeORM|EntityNotFound/,
+];
 
 function check(b: Built, a: Answer, foreign: string[]): string[] {
   const out: string[] = [];
@@ -1140,7 +1476,7 @@ describe(`fuzzing every operation of openapi/openapi.json (FUZZ_SEED=${SEED}, FU
 
   beforeAll(async () => {
     t = await startApp();
-    const must = async (what: string, res: { status: number; text: string; body: any }, status = 201) => {
+    const must = (what: string, res: { status: number; text: string; body: any }, status = 201) => {
       if (res.status !== status) throw new Error(`setup: ${what} answered ${res.status} ${res.text}`);
       return res.body;
     };
@@ -1173,7 +1509,15 @@ describe(`fuzzing every operation of openapi/openapi.json (FUZZ_SEED=${SEED}, FU
       pools.games.set(match, [1, 2]);
       pool.matches.push(match);
       if (p5) {
-        const pairs = (await post('/v1/matches', { sides: [[p0, p1], [p4, p5]], target: 3 })).id;
+        const pairs = (
+          await post('/v1/matches', {
+            sides: [
+              [p0, p1],
+              [p4, p5],
+            ],
+            target: 3,
+          })
+        ).id;
         await post(`/v1/matches/${pairs}/games`, {});
         pools.games.set(pairs, [1]);
         pool.matches.push(pairs);
@@ -1261,7 +1605,9 @@ describe(`fuzzing every operation of openapi/openapi.json (FUZZ_SEED=${SEED}, FU
       if (b.usedForeign && a.status >= 200 && a.status < 300) foreignOk++;
       const problems = check(b, a, foreign);
       if (problems.length) {
-        const shownHeaders = Object.fromEntries(Object.entries(b.headers).map(([k, v]) => [k, k === 'authorization' ? `<${spec.auth}>` : v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v]));
+        const shownHeaders = Object.fromEntries(
+          Object.entries(b.headers).map(([k, v]) => [k, k === 'authorization' ? `<${spec.auth}>` : v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v]),
+        );
         failures.push(
           [
             `[FUZZ_SEED=${SEED} #${i} ${spec.flavour}${spec.note ? `: ${spec.note}` : ''}] ${b.method} ${b.url.length > 300 ? `${b.url.slice(0, 300)}…(${b.url.length})` : b.url} → ${a.status || a.error}`,
@@ -1271,7 +1617,21 @@ describe(`fuzzing every operation of openapi/openapi.json (FUZZ_SEED=${SEED}, FU
             `  answer: ${a.contentType || '(no content-type)'} ${excerpt(a.text)}`,
           ].join('\n'),
         );
-        failed.push({ i, ms: a.ms, flavour: spec.flavour, note: spec.note, auth: spec.auth, method: b.method, url: b.url, headers: shownHeaders, body: b.body, status: a.status, contentType: a.contentType, answer: a.text.slice(0, 2_000), problems });
+        failed.push({
+          i,
+          ms: a.ms,
+          flavour: spec.flavour,
+          note: spec.note,
+          auth: spec.auth,
+          method: b.method,
+          url: b.url,
+          headers: shownHeaders,
+          body: b.body,
+          status: a.status,
+          contentType: a.contentType,
+          answer: a.text.slice(0, 2_000),
+          problems,
+        });
       }
       harvest(spec, b, a);
     };
@@ -1326,11 +1686,26 @@ describe(`fuzzing every operation of openapi/openapi.json (FUZZ_SEED=${SEED}, FU
     }, {});
     const lines = [
       `fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}: ${sent} requests over ${OPS.length} operations in ${seconds} s (${skipped} refused by the client), ` +
-        `${Object.entries(classes).sort().map(([c, n]) => `${c} ${n}`).join(', ')}; ${failures.length} failing`,
-      `  statuses: ${[...byStatus.entries()].sort().map(([s, n]) => `${s}×${n}`).join(' ')}`,
-      `  by flavour: ${[...byFlavour.entries()].sort().map(([f, n]) => `${f}: ${n}`).join(', ')}`,
+        `${Object.entries(classes)
+          .sort()
+          .map(([c, n]) => `${c} ${n}`)
+          .join(', ')}; ${failures.length} failing`,
+      `  statuses: ${[...byStatus.entries()]
+        .sort()
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ')}`,
+      `  by flavour: ${[...byFlavour.entries()]
+        .sort()
+        .map(([f, n]) => `${f}: ${n}`)
+        .join(', ')}`,
       `  slowest: ${slowest.ms} ms ${slowest.what}; 2xx answers to requests naming the other club's ids (checked for leaks): ${foreignOk}`,
-      ...OPS.map((op) => `  ${op.key.padEnd(52)} ${[...(byOp.get(op.key) ?? new Map()).entries()].sort((x, y) => x[0] - y[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`),
+      ...OPS.map(
+        (op) =>
+          `  ${op.key.padEnd(52)} ${[...(byOp.get(op.key) ?? new Map()).entries()]
+            .sort((x, y) => x[0] - y[0])
+            .map(([s, n]) => `${s}×${n}`)
+            .join(' ')}`,
+      ),
     ];
     // What the app logged as failures of its own (level error and above), grouped by error and first frame.
     const logged = new Map<string, number>();

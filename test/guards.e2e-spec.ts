@@ -68,7 +68,11 @@ describe('rate limit leases across instances', () => {
     // 320 requests, 8 at a time, spread over both instances.
     for (let i = 0; i < 40; i++) {
       const batch = await Promise.all(
-        Array.from({ length: 8 }, (_, j) => request((i * 8 + j) % 2 === 0 ? t.url : second.url).get('/v1/players').set(bearer(owner))),
+        Array.from({ length: 8 }, (_, j) =>
+          request((i * 8 + j) % 2 === 0 ? t.url : second.url)
+            .get('/v1/players')
+            .set(bearer(owner)),
+        ),
       );
       statuses.push(...batch.map((r) => r.status));
     }
@@ -134,12 +138,18 @@ describe('audit record, CORS and club isolation', () => {
     await t.close();
   });
 
-  it('records which key did each command: the club\'s creation, games, actions, voids, payments, closes', async () => {
+  it("records which key did each command: the club's creation, games, actions, voids, payments, closes", async () => {
     const c = await clubWith(t, ['Anna', 'Ben']);
     const tablet = (await c.post('/v1/api-keys', { name: 'Tablet 1', role: 'scorer' })).body;
     const h = bearer(tablet.token);
     const session = await c.session();
-    const table = (await t.http().post('/v1/money-games').set(h).send({ sessionId: session, players: [c.ids.Anna, c.ids.Ben], stakeMinor: 100 })).body.id;
+    const table = (
+      await t
+        .http()
+        .post('/v1/money-games')
+        .set(h)
+        .send({ sessionId: session, players: [c.ids.Anna, c.ids.Ben], stakeMinor: 100 })
+    ).body.id;
     expect((await t.http().post(`/v1/money-games/${table}/games`).set(h).send({})).status).toBe(201);
     await t.http().post(`/v1/money-games/${table}/games/1/actions`).set(h).send(double(c.ids.Anna));
     await t.http().post(`/v1/money-games/${table}/games/1/actions`).set(h).send(take(c.ids.Ben));
@@ -197,7 +207,7 @@ describe('audit record, CORS and club isolation', () => {
     expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('another club\'s ids in any path or body field answer 404/422, never data', async () => {
+  it("another club's ids in any path or body field answer 404/422, never data", async () => {
     // Club X: everything a club has.
     const x = await clubWith(t, ['Xena', 'Xavier', 'Xander']);
     const [X1, X2, X3] = [x.ids.Xena, x.ids.Xavier, x.ids.Xander];
@@ -274,7 +284,19 @@ describe('audit record, CORS and club isolation', () => {
 
     // Y's lists and filters never show X's data.
     answers.length = 0;
-    for (const url of ['/v1/players', '/v1/sessions', '/v1/money-games', '/v1/matches', '/v1/chouettes', '/v1/balances', '/v1/audit', '/v1/api-keys', `/v1/balances?playerId=${X1}`, `/v1/sessions/${ySession}/ledger?party=${X1}`, `/v1/money-games?playerId=${X1}`]) {
+    for (const url of [
+      '/v1/players',
+      '/v1/sessions',
+      '/v1/money-games',
+      '/v1/matches',
+      '/v1/chouettes',
+      '/v1/balances',
+      '/v1/audit',
+      '/v1/api-keys',
+      `/v1/balances?playerId=${X1}`,
+      `/v1/sessions/${ySession}/ledger?party=${X1}`,
+      `/v1/money-games?playerId=${X1}`,
+    ]) {
       await send(url, http().get(url).set(hy));
     }
     expect(answers.filter((a) => a.status !== 200).map((a) => `${a.what}: ${a.status}`)).toEqual([]);
@@ -294,7 +316,10 @@ describe('tokens are never logged', () => {
       const owner = club.body.apiKey.token as string;
       const key = (await t.http().post('/v1/api-keys').set(bearer(owner)).send({ name: 'Tablet', role: 'scorer' })).body.token as string;
       await t.http().get('/v1/players').set(bearer(key));
-      await t.http().get('/v1/players').set(bearer(`${key.slice(0, -4)}AAAA`));
+      await t
+        .http()
+        .get('/v1/players')
+        .set(bearer(`${key.slice(0, -4)}AAAA`));
       await t.http().get('/v1/players?cursor=garbage').set(bearer(owner));
       await new Promise((r) => setTimeout(r, 200));
       const logs = t.app.output();

@@ -14,8 +14,7 @@ describe('Idempotency-Key (API.md Conventions)', () => {
   });
   afterAll(() => t.close());
 
-  const players = async (name: string) =>
-    Number((await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM players WHERE name = $1', [name]))[0].n);
+  const players = async (name: string) => Number((await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM players WHERE name = $1', [name]))[0].n);
 
   it('replays the first response, status and body, for the same key and body', async () => {
     const first = await t.http().post('/v1/players').set(bearer(owner)).set('idempotency-key', 'k-anna').send({ name: 'Anna' });
@@ -84,9 +83,7 @@ describe('Idempotency-Key (API.md Conventions)', () => {
   });
 
   it('records one player when the same request is sent 10 times at once', async () => {
-    const sends = Array.from({ length: 10 }, () =>
-      t.http().post('/v1/players').set(bearer(owner)).set('idempotency-key', 'k-burst').send({ name: 'Burst' }),
-    );
+    const sends = Array.from({ length: 10 }, () => t.http().post('/v1/players').set(bearer(owner)).set('idempotency-key', 'k-burst').send({ name: 'Burst' }));
     const results = await Promise.all(sends);
     const statuses = results.map((r) => r.status);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);

@@ -17,7 +17,12 @@ describe('input bounds: required fields, body complexity, capped error lists', (
   afterAll(() => t.close());
 
   const post = (url: string, body: unknown, token = owner) =>
-    t.http().post(url).set(bearer(token)).set('content-type', 'application/json').send(typeof body === 'string' ? body : JSON.stringify(body));
+    t
+      .http()
+      .post(url)
+      .set(bearer(token))
+      .set('content-type', 'application/json')
+      .send(typeof body === 'string' ? body : JSON.stringify(body));
   const countPlayers = async () => Number((await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM players'))[0].n);
   const someId = '0190c3a2-0000-7000-8000-00000000abcd';
 
@@ -159,7 +164,14 @@ describe('input bounds: required fields, body complexity, capped error lists', (
         new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
           const u = new URL(`${t.url}/v1/players`);
           const req = httpRequest(
-            { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { ...bearer(owner), 'content-type': 'application/json', 'content-length': Buffer.byteLength(big) }, agent: false },
+            {
+              host: u.hostname,
+              port: u.port,
+              path: u.pathname,
+              method: 'POST',
+              headers: { ...bearer(owner), 'content-type': 'application/json', 'content-length': Buffer.byteLength(big) },
+              agent: false,
+            },
             (res) => {
               let text = '';
               res.setEncoding('utf8');

@@ -100,8 +100,8 @@ function npmStart(env: Record<string, string>, detached = false, timeoutMs = 120
         resolve({ proc, url: m[1], output: () => out });
       }
     };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
     proc.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`npm start exited with ${code} before listening:\n${out}`));

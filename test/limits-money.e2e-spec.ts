@@ -56,9 +56,7 @@ describe('money at ±(2^53 − 1) (R6.2) over HTTP', () => {
     ]);
     const statement = await c.get(`/v1/players/${B}/statement`);
     expect(statement.status).toBe(200);
-    expect(statement.body.totals).toEqual([
-      { currency: 'USD', openingMinor: 0, netMinor: 0, paidMinor: 0, receivedMinor: MAX, closingMinor: -MAX, balanceMinor: -MAX },
-    ]);
+    expect(statement.body.totals).toEqual([{ currency: 'USD', openingMinor: 0, netMinor: 0, paidMinor: 0, receivedMinor: MAX, closingMinor: -MAX, balanceMinor: -MAX }]);
     const settlement = await c.get(`/v1/sessions/${s}/settlement`);
     expect(settlement.status).toBe(200);
     expect(settlement.body.players.find((p: { playerId: string }) => p.playerId === A)).toMatchObject({ paidMinor: MAX, outstandingMinor: MAX });
@@ -187,7 +185,7 @@ describe('money at ±(2^53 − 1) (R6.2) over HTTP', () => {
     expect((await c.get(`/v1/sessions/${s}/ledger`)).body.items).toEqual([]);
   });
 
-  it('what counts against the bound is each party\'s amounts, exactly: games, rake, voids and payments', async () => {
+  it("what counts against the bound is each party's amounts, exactly: games, rake, voids and payments", async () => {
     const c = await clubWith(t, ['Anna', 'Ben', 'Cleo']);
     const { Anna: A, Ben: B, Cleo: C } = c.ids;
     const s = await c.session({ rakePercent: 10 });
@@ -198,10 +196,9 @@ describe('money at ±(2^53 − 1) (R6.2) over HTTP', () => {
     await c.post(`/v1/sessions/${s}/payments`, { from: B, to: C, amountMinor: 250 });
     await c.post(`/v1/sessions/${s}/payments`, { from: C, to: 'house', amountMinor: 7 });
     const club = (await c.get('/v1/club')).body.id as string;
-    const rows = await t.sql<{ party: string; currency: string; gross: string }>(
-      'SELECT party, currency, gross_minor::text AS gross FROM party_volumes WHERE club_id = $1 ORDER BY party',
-      [club],
-    );
+    const rows = await t.sql<{ party: string; currency: string; gross: string }>('SELECT party, currency, gross_minor::text AS gross FROM party_volumes WHERE club_id = $1 ORDER BY party', [
+      club,
+    ]);
     // Game 1: A 400 + 40, B 400, house 40; game 2 voided: nothing; payments: B 250, C 250 + 7, house 7.
     const expected: Record<string, number> = { [A]: 440, [B]: 650, [C]: 257, house: 47 };
     expect(Object.fromEntries(rows.map((r) => [r.party, Number(r.gross)]))).toEqual(expected);
@@ -228,10 +225,13 @@ describe('money at ±(2^53 − 1) (R6.2) over HTTP', () => {
     // Written before the bound was kept: two sessions' nets that sum past 2^53 − 1.
     const s2 = await c.session({ name: 'Second night' });
     for (const session of [s, s2]) {
-      await t.sql(
-        `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ($1, $2, $3, $5, 1, now()), ($1, $2, $4, -$5::bigint, 1, now())`,
-        [club, session, A, B, String(MAX)],
-      );
+      await t.sql(`INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ($1, $2, $3, $5, 1, now()), ($1, $2, $4, -$5::bigint, 1, now())`, [
+        club,
+        session,
+        A,
+        B,
+        String(MAX),
+      ]);
     }
     for (const path of ['/v1/balances', `/v1/players/${A}/statement`, `/v1/players/${A}`]) {
       const res = await c.get(path);

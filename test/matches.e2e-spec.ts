@@ -45,7 +45,11 @@ describe('match play (R3) over HTTP', () => {
     expect(g3.body).toMatchObject({ crawford: false, points: 2, cubes: [{ value: 2, owner: A, status: 'finished', member: null, pending: null }] });
     m = (await c.get(`/v1/matches/${id}`)).body;
     expect(m).toMatchObject({ score: [6, 1], status: 'finished', winnerSide: 0, crawfordGameNo: 2 });
-    expect(m.games.map((g: { gameNo: number; crawford: boolean }) => [g.gameNo, g.crawford])).toEqual([[1, false], [2, true], [3, false]]);
+    expect(m.games.map((g: { gameNo: number; crawford: boolean }) => [g.gameNo, g.crawford])).toEqual([
+      [1, false],
+      [2, true],
+      [3, false],
+    ]);
 
     const g4 = await c.post(`/v1/matches/${id}/games`);
     expect(g4.status).toBe(422);
@@ -55,7 +59,10 @@ describe('match play (R3) over HTTP', () => {
   it('refuses a dead-cube redouble (R3.5), and allows it when the match says so', async () => {
     // 3-point match: Anna wins game 1 single (1-0), needing 2. In game 2 Ben doubles, Anna takes:
     // the cube is 2, which already gives Anna the match if she wins: her redouble is dead.
-    for (const [deadCube, expected] of [['refuse', 422], ['allow', 200]] as const) {
+    for (const [deadCube, expected] of [
+      ['refuse', 422],
+      ['allow', 200],
+    ] as const) {
       const id = await newMatch({ sides: [[A], [B]], target: 3, rules: { deadCube } });
       await c.post(`/v1/matches/${id}/games`, { actions: [finish(A)] });
       await c.post(`/v1/matches/${id}/games`, { actions: [double(B), take(A)] });
@@ -107,9 +114,17 @@ describe('match play (R3) over HTTP', () => {
     expect(Number(after)).toBe(Number(before) + 1);
   });
 
-  it('posts a pair match\'s stake when it ends, split evenly with the odd unit on the first-named player (R3.7, R3.8)', async () => {
+  it("posts a pair match's stake when it ends, split evenly with the odd unit on the first-named player (R3.7, R3.8)", async () => {
     const session = await c.session();
-    const id = await newMatch({ sessionId: session, sides: [[A, B], [C, D]], target: 3, stakeMinor: 1001 });
+    const id = await newMatch({
+      sessionId: session,
+      sides: [
+        [A, B],
+        [C, D],
+      ],
+      target: 3,
+      stakeMinor: 1001,
+    });
     // Carl doubles for his side, Anna takes for hers; Anna's side wins a gammon: 2 × 2 = 4 ≥ 3.
     const g = await c.post(`/v1/matches/${id}/games`, { actions: [double(C), take(A), finish(B, 'gammon')] });
     expect(g.body).toMatchObject({ points: 4, winnerSide: 0 });
@@ -268,7 +283,11 @@ describe('match record export (.mat, for GNU Backgammon)', () => {
     ]);
     // Anna's cube lines in the left column, Ben's in the right (from column 34).
     const rows = lines.filter((l) => /^\s+\d+\) /.test(l) || /Wins/.test(l));
-    const left = (l: string) => l.slice(0, 33).trim().replace(/^\d+\)\s*/, '');
+    const left = (l: string) =>
+      l
+        .slice(0, 33)
+        .trim()
+        .replace(/^\d+\)\s*/, '');
     const right = (l: string) => l.slice(33).trim();
     expect(rows.map((l) => [left(l), right(l)])).toEqual([
       ['Doubles => 2', 'Takes'],

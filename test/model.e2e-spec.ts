@@ -377,7 +377,10 @@ class Real {
   }
 
   private async send(method: 'post' | 'patch' | 'delete', url: string, body?: object): Promise<Response> {
-    const res = await this.t.http()[method](url).set(bearer(this.token)).send(body ?? {});
+    const http = this.t.http();
+    const res = await http[method](url)
+      .set(bearer(this.token))
+      .send(body ?? {});
     const answer = res.status >= 400 ? ` ${res.body?.code ?? res.text.slice(0, 200)}` : '';
     this.trace.push(this.pretty(`${method.toUpperCase()} ${url} ${body ? JSON.stringify(body) : ''} → ${res.status}${answer}`));
     return res;
@@ -396,7 +399,7 @@ class Real {
   }
 
   get(url: string): Promise<Response> {
-    return this.t.http().get(url).set(bearer(this.token)) as unknown as Promise<Response>;
+    return this.t.http().get(url).set(bearer(this.token));
   }
 }
 
@@ -416,7 +419,11 @@ const entriesOf = (payouts: Payout[]): Entry[] => payouts.map((p) => ({ from: p.
 /** The ledger entries a game posted must have the model's nets, kind totals and rake entries. */
 function expectSamePostings(m: Model, got: Entry[], want: Entry[], what: string): void {
   const named = (n: Record<string, number>) => nameKeys(m, n);
-  const rakes = (es: Entry[]) => es.filter((e) => e.kind === 'rake').map((e) => `${name(m, e.from)}→${name(m, e.to)} ${e.amount}`).sort();
+  const rakes = (es: Entry[]) =>
+    es
+      .filter((e) => e.kind === 'rake')
+      .map((e) => `${name(m, e.from)}→${name(m, e.to)} ${e.amount}`)
+      .sort();
   expect({ what, nets: named(netsOf(got)), kinds: kindTotals(got), rake: rakes(got) }).toEqual({
     what,
     nets: named(netsOf(want)),
@@ -428,7 +435,15 @@ function expectSamePostings(m: Model, got: Entry[], want: Entry[], what: string)
 
 const name = (m: Model, party: string) => (party === HOUSE ? HOUSE : (m.names.get(party) ?? party));
 const nameKeys = (m: Model, n: Record<string, number>) =>
-  Object.fromEntries(Object.entries(n).map(([k, v]) => [k.split(' ').map((x) => name(m, x)).join(' '), v]));
+  Object.fromEntries(
+    Object.entries(n).map(([k, v]) => [
+      k
+        .split(' ')
+        .map((x) => name(m, x))
+        .join(' '),
+      v,
+    ]),
+  );
 
 // ---------------------------------------------------------------------------------
 // Checks against the real system
@@ -719,7 +734,7 @@ class SetRake extends Cmd {
     super();
   }
   check(m: Readonly<Model>) {
-    return openSessions(m).some((s) => !sessionBusy(m as Model, s));
+    return openSessions(m).some((s) => !sessionBusy(m, s));
   }
   async exec(m: Model, r: Real) {
     const s = pickFrom(
@@ -798,7 +813,7 @@ class NewMoneyTable extends NewTable {
     return t;
   }
   label() {
-    return `NewMoneyTable(${this.s}, [${this.players}], ${this.stake})`;
+    return `NewMoneyTable(${this.s}, [${this.players.join(',')}], ${this.stake})`;
   }
 }
 
@@ -839,9 +854,9 @@ class NewChouette extends NewTable {
     return t;
   }
   label() {
-    const pp = this.perPlayer ? `, per player [${this.perPlayer}]` : '';
+    const pp = this.perPlayer ? `, per player [${this.perPlayer.join(',')}]` : '';
     const partner = this.partner ? `, partner from ${this.partner.from} at ${this.partner.share} %` : '';
-    return `NewChouette(${this.s}, [${this.order}], ${this.stake}${pp}${partner})`;
+    return `NewChouette(${this.s}, [${this.order.join(',')}], ${this.stake}${pp}${partner})`;
   }
 }
 
@@ -858,7 +873,12 @@ class NewMatch extends NewTable {
   async exec(m: Model, r: Real) {
     const base = this.base(m);
     const p = this.players.map((i) => m.players[i]);
-    const sides: [string[], string[]] = this.pairs ? [[p[0], p[1]], [p[2], p[3]]] : [[p[0]], [p[1]]];
+    const sides: [string[], string[]] = this.pairs
+      ? [
+          [p[0], p[1]],
+          [p[2], p[3]],
+        ]
+      : [[p[0]], [p[1]]];
     this.note = `table ${base.no} in session ${base.session.no}`;
     const body: Record<string, unknown> = { sessionId: base.session.id, sides, target: this.target };
     if (this.stake !== null) body.stakeMinor = this.stake;
@@ -870,7 +890,7 @@ class NewMatch extends NewTable {
     return t;
   }
   label() {
-    return `NewMatch(${this.s}, [${this.players}], ${this.pairs ? 'pairs' : 'singles'}, to ${this.target}, stake ${this.stake})`;
+    return `NewMatch(${this.s}, [${this.players.join(',')}], ${this.pairs ? 'pairs' : 'singles'}, to ${this.target}, stake ${this.stake})`;
   }
 }
 
@@ -1074,9 +1094,7 @@ class PlayChouetteGame extends PlayGame<ChouetteM> {
     const { box, partner, line } = seats;
     // The winner may be any player of the winning side (API: box or partner, any team member).
     const winner = this.boxWins ? (partner && this.member % 2 ? partner : box) : pickFrom(line, this.member);
-    const moves: Entry[] = line.map((p) =>
-      this.boxWins ? { from: p, to: box, amount: pairStake(t, p), kind: 'game' } : { from: box, to: p, amount: pairStake(t, p), kind: 'game' },
-    );
+    const moves: Entry[] = line.map((p) => (this.boxWins ? { from: p, to: box, amount: pairStake(t, p), kind: 'game' } : { from: box, to: p, amount: pairStake(t, p), kind: 'game' }));
     const plan = chouettePlan(t, seats, [finish(winner, 'single')], moves, this.boxWins);
     return { ...plan, winnerSide: this.boxWins ? 0 : 1 };
   }
@@ -1154,7 +1172,7 @@ class PlayChouetteCubeGame extends PlayGame<ChouetteM> {
     return chouettePlan(t, seats, actions, moves, boxBeatsCaptain!);
   }
   label() {
-    return `PlayChouetteCubeGame(${this.t}, box doubles [${this.boxDoubles}], takes [${this.takes}], member doubles ${this.memberDoubles}, box ${this.boxTakes ? 'takes' : 'passes'}, ${this.boxWins ? 'box wins' : `team wins (${this.winner})`})`;
+    return `PlayChouetteCubeGame(${this.t}, box doubles [${this.boxDoubles.join(',')}], takes [${this.takes.join(',')}], member doubles ${this.memberDoubles}, box ${this.boxTakes ? 'takes' : 'passes'}, ${this.boxWins ? 'box wins' : `team wins (${this.winner})`})`;
   }
 }
 
@@ -1180,8 +1198,7 @@ class PlayMatchGame extends PlayGame<MatchM> {
     // to 4 needs the other side to need more than 2 points (R3.5). Else the other side
     // doubles first; else one double fewer.
     const toGo = (side: Side) => t.target - matchView(t).score[side];
-    const allowed = (sh: Shape, d: Side) =>
-      sh === 'finish' || (matchMayDouble(t, d) && (!sh.startsWith('redouble') || toGo((1 - d) as Side) > 2));
+    const allowed = (sh: Shape, d: Side) => sh === 'finish' || (matchMayDouble(t, d) && (!sh.startsWith('redouble') || toGo((1 - d) as Side) > 2));
     const fewer: Record<Shape, Shape> = { 'redouble-take': 'double-take', 'redouble-pass': 'double-pass', 'double-take': 'finish', 'double-pass': 'finish', finish: 'finish' };
     let shape = this.shape;
     let d: Side = this.doubler;
@@ -1364,8 +1381,18 @@ class VoidLatest extends Cmd {
     expect(res.body).toMatchObject({ gameNo: latest.no, status: 'voided' });
     const reversing: Entry[] = latest.entries.map((e) => ({ from: e.to, to: e.from, amount: e.amount, kind: 'void' }));
     const payouts = entriesOf(res.body.payouts);
-    expectSamePostings(m, payouts.filter((e) => e.kind !== 'void'), latest.entries, `voided game ${latest.no} at table ${t.no}`);
-    expectSamePostings(m, payouts.filter((e) => e.kind === 'void'), reversing, `reversal of game ${latest.no} at table ${t.no}`);
+    expectSamePostings(
+      m,
+      payouts.filter((e) => e.kind !== 'void'),
+      latest.entries,
+      `voided game ${latest.no} at table ${t.no}`,
+    );
+    expectSamePostings(
+      m,
+      payouts.filter((e) => e.kind === 'void'),
+      reversing,
+      `reversal of game ${latest.no} at table ${t.no}`,
+    );
     if (t.kind === 'match' && matchView(t).finished) tally('match void: the game that ended the match');
     latest.status = 'voided';
     t.session.entries.push(...reversing);
@@ -1578,50 +1605,93 @@ const players = (min: number, max: number) => fc.shuffledSubarray([0, 1, 2, 3, 4
 const stake = fc.constantFrom(1, 50, 75, 100, 250);
 /** R5.11: one chouette in three with a stake per player. */
 /** R5.9: one chouette in three with a box partner from 3 or 4 seated, at 50 % or 30 %. */
-const partnerRule = fc.oneof(
-  { arbitrary: fc.constant(null), weight: 2 },
-  { arbitrary: fc.record({ from: fc.constantFrom(3, 4), share: fc.constantFrom(50, 30) }), weight: 1 },
-);
+const partnerRule = fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.record({ from: fc.constantFrom(3, 4), share: fc.constantFrom(50, 30) }), weight: 1 });
 const perPlayer = fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: fc.array(stake, { minLength: 5, maxLength: 5 }), weight: 1 });
 
 type Arb = fc.Arbitrary<Cmd>;
 const weighted = (n: number, arb: Arb): Arb[] => Array.from({ length: n }, () => arb);
 
 const commandArbs: Arb[] = [
-  ...weighted(1, fc.tuple(rakeBp, currency).map(([bp, c]) => new OpenSession(bp, c))),
-  ...weighted(1, idx.map((s) => new CloseSession(s))),
-  ...weighted(1, fc.tuple(idx, rakeBp).map(([s, bp]) => new SetRake(s, bp))),
+  ...weighted(
+    1,
+    fc.tuple(rakeBp, currency).map(([bp, c]) => new OpenSession(bp, c)),
+  ),
+  ...weighted(
+    1,
+    idx.map((s) => new CloseSession(s)),
+  ),
+  ...weighted(
+    1,
+    fc.tuple(idx, rakeBp).map(([s, bp]) => new SetRake(s, bp)),
+  ),
   ...weighted(
     2,
-    fc
-      .tuple(idx, fc.uniqueArray(fc.nat({ max: 6 }), { minLength: 2, maxLength: 2 }), fc.integer({ min: 1, max: 5000 }))
-      .map(([s, [from, to], amount]) => new Pay(s, from, to, amount)),
+    fc.tuple(idx, fc.uniqueArray(fc.nat({ max: 6 }), { minLength: 2, maxLength: 2 }), fc.integer({ min: 1, max: 5000 })).map(([s, [from, to], amount]) => new Pay(s, from, to, amount)),
   ),
-  ...weighted(2, fc.tuple(idx, players(2, 2), stake).map(([s, p, st]) => new NewMoneyTable(s, p, st))),
-  ...weighted(2, fc.tuple(idx, players(3, 5), stake, perPlayer, partnerRule).map(([s, p, st, pp, pr]) => new NewChouette(s, p, st, pp, pr))),
+  ...weighted(
+    2,
+    fc.tuple(idx, players(2, 2), stake).map(([s, p, st]) => new NewMoneyTable(s, p, st)),
+  ),
+  ...weighted(
+    2,
+    fc.tuple(idx, players(3, 5), stake, perPlayer, partnerRule).map(([s, p, st, pp, pr]) => new NewChouette(s, p, st, pp, pr)),
+  ),
   ...weighted(
     2,
     fc
       .tuple(idx, players(4, 4), fc.boolean(), fc.constantFrom(1, 3, 5, 7), fc.option(fc.constantFrom(1, 100, 500, 1001), { nil: null }))
       .map(([s, p, pairs, target, st]) => new NewMatch(s, p, pairs, target, st)),
   ),
-  ...weighted(4, fc.tuple(idx, shape, side, side, result).map(([t, sh, w, d, res]) => new PlayMoneyGame(t, sh, w, d, res))),
-  ...weighted(4, fc.tuple(idx, fc.boolean(), idx).map(([t, box, member]) => new PlayChouetteGame(t, box, member))),
+  ...weighted(
+    4,
+    fc.tuple(idx, shape, side, side, result).map(([t, sh, w, d, res]) => new PlayMoneyGame(t, sh, w, d, res)),
+  ),
+  ...weighted(
+    4,
+    fc.tuple(idx, fc.boolean(), idx).map(([t, box, member]) => new PlayChouetteGame(t, box, member)),
+  ),
   ...weighted(
     3,
     fc
       .tuple(idx, fc.subarray([0, 1, 2, 3, 4]), fc.subarray([0, 1, 2, 3, 4]), fc.option(idx, { nil: null }), fc.boolean(), fc.boolean(), idx)
       .map(([t, doubles, takes, md, boxTakes, boxWins, w]) => new PlayChouetteCubeGame(t, doubles, takes, md, boxTakes, boxWins, w)),
   ),
-  ...weighted(4, fc.tuple(idx, shape, side, side, matchResult, idx).map(([t, sh, w, d, res, a]) => new PlayMatchGame(t, sh, w, d, res, a))),
-  ...weighted(2, idx.map((t) => new StartGame(t))),
-  ...weighted(2, idx.map((t) => new AbandonGame(t))),
-  ...weighted(3, fc.tuple(idx, fc.boolean()).map(([t, earlier]) => new VoidLatest(t, earlier))),
-  ...weighted(2, idx.map((t) => new StartAndAbandon(t))),
-  ...weighted(1, fc.tuple(idx, side, fc.integer({ min: 1, max: 2 })).map(([t, sd, pts]) => new Penalty(t, sd, pts))),
-  ...weighted(2, fc.tuple(idx, idx).map(([t, a]) => new RefusedMatchDouble(t, a))),
-  ...weighted(1, fc.tuple(idx, idx).map(([t, p]) => new JoinChouette(t, p))),
-  ...weighted(1, fc.tuple(idx, idx).map(([t, p]) => new LeaveChouette(t, p))),
+  ...weighted(
+    4,
+    fc.tuple(idx, shape, side, side, matchResult, idx).map(([t, sh, w, d, res, a]) => new PlayMatchGame(t, sh, w, d, res, a)),
+  ),
+  ...weighted(
+    2,
+    idx.map((t) => new StartGame(t)),
+  ),
+  ...weighted(
+    2,
+    idx.map((t) => new AbandonGame(t)),
+  ),
+  ...weighted(
+    3,
+    fc.tuple(idx, fc.boolean()).map(([t, earlier]) => new VoidLatest(t, earlier)),
+  ),
+  ...weighted(
+    2,
+    idx.map((t) => new StartAndAbandon(t)),
+  ),
+  ...weighted(
+    1,
+    fc.tuple(idx, side, fc.integer({ min: 1, max: 2 })).map(([t, sd, pts]) => new Penalty(t, sd, pts)),
+  ),
+  ...weighted(
+    2,
+    fc.tuple(idx, idx).map(([t, a]) => new RefusedMatchDouble(t, a)),
+  ),
+  ...weighted(
+    1,
+    fc.tuple(idx, idx).map(([t, p]) => new JoinChouette(t, p)),
+  ),
+  ...weighted(
+    1,
+    fc.tuple(idx, idx).map(([t, p]) => new LeaveChouette(t, p)),
+  ),
 ];
 
 /** Every run starts with a session and one table of each kind in it, so that games start at once. */
@@ -1690,7 +1760,7 @@ describe('model-based: random club evenings over HTTP against a model of the rul
           const ids: string[] = [];
           for (const n of NAMES) {
             const res = await t.http().post('/v1/players').set(bearer(owner)).send({ name: n });
-            expectStatus(res as unknown as Response, 201);
+            expectStatus(res, 201);
             ids.push(res.body.id);
             names.set(res.body.id, n);
           }

@@ -85,7 +85,7 @@ describe('money play (R4) over HTTP', () => {
     expect(res.body).toMatchObject({ code: 'CUBE_LIMIT_EXCEEDED', rule: 'R2.2' });
   });
 
-  it('takes a rake of each winner\'s net to the house, rounded down (R6.4)', async () => {
+  it("takes a rake of each winner's net to the house, rounded down (R6.4)", async () => {
     const raked = await c.session({ rakePercent: 5 });
     const id = await table({}, 133, raked);
     // Doubled single: 2 points × 133 = 266; rake floor(266 × 5 %) = floor(13.3) = 13.
@@ -112,10 +112,7 @@ describe('money play (R4) over HTTP', () => {
     expect(again.body).toMatchObject({ code: 'GAME_NOT_FINISHED', rule: 'R6.3' });
     await expect(t.sql(`UPDATE ledger_entries SET amount_minor = 1 WHERE table_id = $1`, [id])).rejects.toThrow(/append-only/);
     await expect(t.sql(`DELETE FROM ledger_entries WHERE table_id = $1`, [id])).rejects.toThrow(/append-only/);
-    const sums = await t.sql<{ game_no: number; n: string }>(
-      `SELECT game_no, sum(amount_minor)::text AS n FROM ledger_entries WHERE table_id = $1 GROUP BY game_no ORDER BY game_no`,
-      [id],
-    );
+    const sums = await t.sql<{ game_no: number; n: string }>(`SELECT game_no, sum(amount_minor)::text AS n FROM ledger_entries WHERE table_id = $1 GROUP BY game_no ORDER BY game_no`, [id]);
     // every entry is a transfer between two parties: the table's parties always sum to zero
     expect(sums.map((s) => s.game_no)).toEqual([1, 2]);
   });
@@ -128,7 +125,11 @@ describe('money play (R4) over HTTP', () => {
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors[0].field).toBe('stakeMinor');
     }
-    const raw = await t.http().post('/v1/money-games').set('authorization', `Bearer ${c.owner}`).set('content-type', 'application/json')
+    const raw = await t
+      .http()
+      .post('/v1/money-games')
+      .set('authorization', `Bearer ${c.owner}`)
+      .set('content-type', 'application/json')
       .send(`{"sessionId":"${session}","players":["${A}","${B}"],"stakeMinor":99999999999999999999}`);
     expect(raw.status).toBe(400);
     expect((await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM game_tables'))[0].n).toBe(before);

@@ -95,7 +95,10 @@ describe('NUL characters anywhere in a request answer 4xx, never 500', () => {
       'api-keys': ids.apiKey,
       'team-events': ids.match,
     };
-    return path.replace('{id}', own[base] ?? ids.player).replace('{gameNo}', '1').replace('{playerId}', ids.player2);
+    return path
+      .replace('{id}', own[base] ?? ids.player)
+      .replace('{gameNo}', '1')
+      .replace('{playerId}', ids.player2);
   }
 
   const send = (method: string, url: string, body?: unknown, token = owner) => {
@@ -115,10 +118,36 @@ describe('NUL characters anywhere in a request answer 4xx, never 500', () => {
       ['POST', `/v1/sessions/${ids.session}/payments`, { from: ids.player, to: ids.player2, amountMinor: 100, note: NUL }, ['note']],
       ['POST', `/v1/matches/${ids.match}/penalties`, { side: 0, points: 1, reason: NUL }, ['reason']],
       ['POST', `/v1/matches/${ids.match}/games/1/void`, { reason: NUL }, ['reason']],
-      ['POST', '/v1/team-events', { name: NUL, target: 3, teams: [{ name: 'N', players: [ids.player] }, { name: `S${NUL}`, players: [ids.player2] }] }, ['name', 'teams.1.name']],
-      ['POST', `/v1/money-games/${ids.moneyGame}/games`, { actions: [{ type: 'double', by: ids.player }, { type: 'take', by: ids.player2 }, { type: 'finish', winner: ids.player }, { type: 'finish', note: NUL }] }, ['actions.3.note']],
+      [
+        'POST',
+        '/v1/team-events',
+        {
+          name: NUL,
+          target: 3,
+          teams: [
+            { name: 'N', players: [ids.player] },
+            { name: `S${NUL}`, players: [ids.player2] },
+          ],
+        },
+        ['name', 'teams.1.name'],
+      ],
+      [
+        'POST',
+        `/v1/money-games/${ids.moneyGame}/games`,
+        {
+          actions: [
+            { type: 'double', by: ids.player },
+            { type: 'take', by: ids.player2 },
+            { type: 'finish', winner: ids.player },
+            { type: 'finish', note: NUL },
+          ],
+        },
+        ['actions.3.note'],
+      ],
     ];
-    const before = await t.sql('SELECT (SELECT count(*) FROM players) AS p, (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM payments) AS pay, (SELECT count(*) FROM api_keys) AS k');
+    const before = await t.sql(
+      'SELECT (SELECT count(*) FROM players) AS p, (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM payments) AS pay, (SELECT count(*) FROM api_keys) AS k',
+    );
     for (const [method, url, body, fields] of cases) {
       const res = await send(method, url, body);
       expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 400, code: 'VALIDATION_FAILED' });
@@ -129,7 +158,9 @@ describe('NUL characters anywhere in a request answer 4xx, never 500', () => {
     const club = await t.http().post('/v1/clubs').set('authorization', `Bearer ${t.adminToken}`).send({ name: NUL });
     expect(club.status).toBe(400);
     expect(club.body.errors).toEqual([{ field: 'name', message: expect.stringMatching(/U\+0000/) }]);
-    expect(await t.sql('SELECT (SELECT count(*) FROM players) AS p, (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM payments) AS pay, (SELECT count(*) FROM api_keys) AS k')).toEqual(before);
+    expect(
+      await t.sql('SELECT (SELECT count(*) FROM players) AS p, (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM payments) AS pay, (SELECT count(*) FROM api_keys) AS k'),
+    ).toEqual(before);
   });
 
   it('a NUL key is refused too, named by its path', async () => {
@@ -147,7 +178,8 @@ describe('NUL characters anywhere in a request answer 4xx, never 500', () => {
         const res = op.path === '/v1/clubs' ? await send(op.method, url, build(path, NUL), t.adminToken) : await send(op.method, url, build(path, NUL));
         checked++;
         const field = path.join('.');
-        const ok = res.status === 400 && res.body.code === 'VALIDATION_FAILED' && res.body.errors?.some((e: { field: string; message: string }) => e.field === field && isNulMessage(e.message));
+        const ok =
+          res.status === 400 && res.body.code === 'VALIDATION_FAILED' && res.body.errors?.some((e: { field: string; message: string }) => e.field === field && isNulMessage(e.message));
         if (!ok) failures.push(`${op.method} ${op.path} ${field}: ${res.status} ${res.text.slice(0, 200)}`);
       }
     }
@@ -182,7 +214,10 @@ describe('NUL characters anywhere in a request answer 4xx, never 500', () => {
     const failures: string[] = [];
     for (const op of OPS.filter((o) => o.method === 'GET')) {
       for (const p of op.params.filter((x) => x.in === 'query')) {
-        const res = await t.http().get(`${fill(op.path)}?${p.name}=a%00b`).set(bearer(owner));
+        const res = await t
+          .http()
+          .get(`${fill(op.path)}?${p.name}=a%00b`)
+          .set(bearer(owner));
         const ok = res.status === 400 && res.body.errors?.some((e: { field: string; message: string }) => e.field === p.name && isNulMessage(e.message));
         if (!ok) failures.push(`${op.path}?${p.name}: ${res.status} ${res.text.slice(0, 200)}`);
       }

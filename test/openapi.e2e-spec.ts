@@ -30,7 +30,7 @@ describe('OpenAPI document', () => {
     expect(res.text).toMatch(/swagger-ui/i);
   });
 
-  it('documents every operation\'s success, its errors as problem+json, and bearer security', () => {
+  it("documents every operation's success, its errors as problem+json, and bearer security", () => {
     const doc = committed();
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     const publicPaths = ['/health'];

@@ -18,9 +18,14 @@ async function ledgerOf(api: Api, sessionId: string) {
   const res = await api.get(`/v1/sessions/${sessionId}/ledger?limit=200`);
   expect(res.status).toBe(200);
   expect(res.body.nextCursor).toBeNull();
-  return (res.body.items as Array<{ gameRef: { tableId: string; gameNo: number }; from: string; to: string; amountMinor: number; kind: string }>).map(
-    (e) => ({ tableId: e.gameRef.tableId, gameNo: e.gameRef.gameNo, from: e.from, to: e.to, amountMinor: e.amountMinor, kind: e.kind }),
-  );
+  return (res.body.items as Array<{ gameRef: { tableId: string; gameNo: number }; from: string; to: string; amountMinor: number; kind: string }>).map((e) => ({
+    tableId: e.gameRef.tableId,
+    gameNo: e.gameRef.gameNo,
+    from: e.from,
+    to: e.to,
+    amountMinor: e.amountMinor,
+    kind: e.kind,
+  }));
 }
 
 const statuses = (rs: Res[]) => rs.map((r) => r.status).sort();
@@ -220,10 +225,7 @@ describe('races: one winner, the state of a single scorer', () => {
         sent = settle(as(doomed.url, c.owner).post(`/v1/money-games/${id}/games`, batch(), key));
 
         const waiting = await waitFor('the app to wait on the table lock', async () => {
-          const rows = await t.sql<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND application_name = $1`,
-            [name],
-          );
+          const rows = await t.sql<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND application_name = $1`, [name]);
           return rows.length === 1 ? rows[0].pid : null;
         });
         // It has claimed the key: it holds the advisory lock while it waits.
@@ -243,12 +245,12 @@ describe('races: one winner, the state of a single scorer', () => {
         // (RunningApp.stop would wait forever for a process that has already died of a signal.)
         if (doomed.proc.exitCode === null && doomed.proc.signalCode === null) await doomed.stop('SIGKILL');
       }
-      const lost = await sent!;
+      const lost = await sent;
       expect(lost.res).toBeUndefined();
       expect(lost.error).toBeDefined();
 
       // PostgreSQL notices the dead client and rolls its transaction back.
-      await waitFor('the killed app\'s backends to end', async () => {
+      await waitFor("the killed app's backends to end", async () => {
         const rows = await t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [name]);
         return rows[0].n === 0;
       });

@@ -65,12 +65,23 @@ describe('club ratings (R7) over HTTP', () => {
     expect(await player(B)).toMatchObject({ rating: 1457.36, experience: 10 });
   });
 
-  it('R7.1/R3.7 pairs: each player against the other side\'s average; a forfeit by penalty counts', async () => {
+  it("R7.1/R3.7 pairs: each player against the other side's average; a forfeit by penalty counts", async () => {
     const [p1, p2, p3, p4] = await Promise.all(['P1', 'P2', 'P3', 'P4'].map((n) => newPlayer(n)));
     // All 1500 and new: every winner +4·5·√3·0.5 = 17.32, every loser −17.32.
-    const id = await match([[p1, p2], [p3, p4]], 3);
+    const id = await match(
+      [
+        [p1, p2],
+        [p3, p4],
+      ],
+      3,
+    );
     await c.post(`/v1/matches/${id}/games`, { actions: [finish(p3, 'backgammon')] });
-    for (const [p, r] of [[p1, 1482.68], [p2, 1482.68], [p3, 1517.32], [p4, 1517.32]] as const) {
+    for (const [p, r] of [
+      [p1, 1482.68],
+      [p2, 1482.68],
+      [p3, 1517.32],
+      [p4, 1517.32],
+    ] as const) {
       expect(await player(p)).toMatchObject({ rating: r, experience: 3 });
     }
     // R3.6: 2 + 2 penalty points against one side of a 7-point match forfeit it; R7.1 rates it.

@@ -200,10 +200,7 @@ describe('the embedded default', () => {
       observer = await connect(`postgres://bgclub_app_login:${encodeURIComponent(password)}@127.0.0.1:${pgPort}/bgclub`);
       const users = await appBackendUsers(observer, 'bgclub');
       expect(users).toEqual(['bgclub_app_login']);
-      const r = await observer.query(
-        `SELECT rolsuper, rolreplication, rolbypassrls, pg_has_role(rolname, 'bgclub_app', 'MEMBER') AS member FROM pg_roles WHERE rolname = $1`,
-        [users[0]],
-      );
+      const r = await observer.query(`SELECT rolsuper, rolreplication, rolbypassrls, pg_has_role(rolname, 'bgclub_app', 'MEMBER') AS member FROM pg_roles WHERE rolname = $1`, [users[0]]);
       expect(r.rows).toEqual([{ rolsuper: false, rolreplication: false, rolbypassrls: false, member: true }]);
       expect(statSync(join(dataDir, 'db-app-password')).mode & 0o777).toBe(0o600);
     } finally {

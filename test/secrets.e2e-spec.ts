@@ -2,7 +2,13 @@ import http from 'node:http';
 import { bearer, startApp, TestApp } from './support/app';
 
 /** A request sent from another loopback address (127.0.0.2): another client as the server sees it. */
-function fromOtherAddress(t: TestApp, method: string, path: string, token: string | null, body?: object): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: Record<string, unknown> }> {
+function fromOtherAddress(
+  t: TestApp,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: object,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; json: Record<string, unknown> }> {
   const u = new URL(t.url);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -28,9 +34,7 @@ function fromOtherAddress(t: TestApp, method: string, path: string, token: strin
 
 /** Every row of every table of the app's database, as text. */
 async function everyRow(t: TestApp): Promise<string[]> {
-  const tables = await t.sql<{ name: string }>(
-    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
-  );
+  const tables = await t.sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`);
   const rows: string[] = [];
   for (const { name } of tables) {
     for (const r of await t.sql<{ row: string }>(`SELECT t::text AS row FROM "${name}" t`)) rows.push(`${name}: ${r.row}`);
@@ -106,7 +110,7 @@ describe('tokens at rest: idempotent replays of answers that carry a token', () 
   });
 });
 
-describe('audit record: the operator\'s actions and both request ids', () => {
+describe("audit record: the operator's actions and both request ids", () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -116,7 +120,7 @@ describe('audit record: the operator\'s actions and both request ids', () => {
 
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-  it('records the club creation by the operator, with the server\'s request id and the caller\'s beside it', async () => {
+  it("records the club creation by the operator, with the server's request id and the caller's beside it", async () => {
     const created = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).set('x-request-id', 'ops-console-7').send({ name: 'Audited club', currency: 'GBP' });
     expect(created.status).toBe(201);
     const owner = created.body.apiKey.token as string;
@@ -150,7 +154,7 @@ describe('audit record: the operator\'s actions and both request ids', () => {
     expect(otherItems.map((a) => a.clientRequestId)).toEqual([null]);
   });
 
-  it('keeps both ids for a club key\'s command too, and a made-up id when the caller sends none', async () => {
+  it("keeps both ids for a club key's command too, and a made-up id when the caller sends none", async () => {
     const owner = (await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: 'Ids club' })).body.apiKey.token as string;
     const withId = await t.http().post('/v1/players').set(bearer(owner)).set('x-request-id', 'tablet-42').send({ name: 'Anna' });
     expect(withId.status).toBe(201);
@@ -184,7 +188,12 @@ describe('failed logins are throttled per client address', () => {
       () => t.http().get('/v1/players'),
       () => t.http().get('/v1/players').set(bearer('not-a-token-at-all')),
       () => t.http().get('/v1/players').set(bearer(forged)),
-      () => t.http().post('/v1/clubs').set(bearer(`${t.adminToken}x`)).send({ name: 'Nope' }),
+      () =>
+        t
+          .http()
+          .post('/v1/clubs')
+          .set(bearer(`${t.adminToken}x`))
+          .send({ name: 'Nope' }),
       () => t.http().get('/v1/club').set(bearer(forged)),
     ];
     for (const send of bad) {
@@ -230,7 +239,11 @@ describe('the operator token is rate limited', () => {
 
   it('answers 429 with Retry-After over OPERATOR_RATE_LIMIT, and creates nothing more', async () => {
     for (let i = 1; i <= 4; i++) {
-      const res = await t.http().post('/v1/clubs').set(bearer(t.adminToken)).send({ name: `Club ${i}` });
+      const res = await t
+        .http()
+        .post('/v1/clubs')
+        .set(bearer(t.adminToken))
+        .send({ name: `Club ${i}` });
       expect(res.status).toBe(201);
       expect(res.headers['ratelimit-policy']).toBe('"operator";q=4;w=60');
     }

@@ -165,7 +165,7 @@ describe('settlement statements, payments and balances (R6) over HTTP', () => {
     const players = rows.filter((r) => r[0] === 'player');
     expect(players.map((r) => [col(r, 'name'), col(r, 'games'), col(r, 'netMinor'), col(r, 'outstandingMinor')])).toEqual([
       ['Anna', '4', '495', '495'],
-      ['Ben', '2', "-5", "-5"],
+      ['Ben', '2', '-5', '-5'],
       ['Cleo', '4', '-3256', '-1165'],
       ['Dan', '2', '2675', '675'],
     ]);
@@ -174,8 +174,18 @@ describe('settlement statements, payments and balances (R6) over HTTP', () => {
       ['Cleo', 'Anna', '490'],
       ['Ben', 'Anna', '5'],
     ]);
-    expect(col(rows.find((r) => r[0] === 'house')!, 'netMinor')).toBe('91');
-    expect(col(rows.find((r) => r[0] === 'total')!, 'netMinor')).toBe('0');
+    expect(
+      col(
+        rows.find((r) => r[0] === 'house')!,
+        'netMinor',
+      ),
+    ).toBe('91');
+    expect(
+      col(
+        rows.find((r) => r[0] === 'total')!,
+        'netMinor',
+      ),
+    ).toBe('0');
   });
 
   it('R6.5: the same statement as a one-page PDF', async () => {

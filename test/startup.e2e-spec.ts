@@ -9,8 +9,7 @@ import { freePort } from './support/concurrency';
 
 const ROOT = join(__dirname, '..');
 
-const run = (env: Record<string, string>) =>
-  spawnSync(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 20000 });
+const run = (env: Record<string, string>) => spawnSync(process.execPath, [MAIN], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 20000 });
 
 describe('configuration is validated at start', () => {
   it('requires ADMIN_TOKEN with DATABASE_URL, and says which value is wrong', () => {

@@ -52,7 +52,7 @@ import { beaver, clubWith, double, finish, pass, take } from './support/club';
  *   won 1; doubles 3 (g2, g3 redouble, g4), takes 3 (g1, g3, g4); no match finished;
  *   money EUR 50, USD 100.
  */
-describe('player statistics, standings and the session\'s games over HTTP', () => {
+describe("player statistics, standings and the session's games over HTTP", () => {
   let t: TestApp;
   let c: Awaited<ReturnType<typeof clubWith>>;
   let A: string, B: string, C: string, D: string, E: string;
@@ -134,7 +134,7 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
     expect(nets).toEqual({ [A]: 100, [B]: 100, [C]: 100, [D]: -300, [E]: 0 });
   });
 
-  it('GET /v1/players/{id}: every statistic of Anna, with the player\'s own fields kept', async () => {
+  it("GET /v1/players/{id}: every statistic of Anna, with the player's own fields kept", async () => {
     const res = await c.get(`/v1/players/${A}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: A, name: 'Anna', nickname: null });
@@ -244,15 +244,99 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
 
   /** The session's games as the JSON list gives them, worked out from the evening above. */
   const expectedGames = () => [
-    { tableKind: 'money', tableId: money, gameNo: 1, status: 'finished', players: [A, B], winnerSide: 0, winners: [A], result: { winner: A, result: 'gammon', resigned: false }, endedBy: 'finish', points: 4, voidReason: null },
+    {
+      tableKind: 'money',
+      tableId: money,
+      gameNo: 1,
+      status: 'finished',
+      players: [A, B],
+      winnerSide: 0,
+      winners: [A],
+      result: { winner: A, result: 'gammon', resigned: false },
+      endedBy: 'finish',
+      points: 4,
+      voidReason: null,
+    },
     { tableKind: 'money', tableId: money, gameNo: 2, status: 'finished', players: [A, B], winnerSide: 1, winners: [B], result: null, endedBy: 'pass', points: 1, voidReason: null },
-    { tableKind: 'money', tableId: money, gameNo: 3, status: 'finished', players: [A, B], winnerSide: 1, winners: [B], result: { winner: B, result: 'backgammon', resigned: false }, endedBy: 'finish', points: 12, voidReason: null },
-    { tableKind: 'money', tableId: money, gameNo: 4, status: 'finished', players: [A, B], winnerSide: 0, winners: [A], result: { winner: A, result: 'gammon', resigned: true }, endedBy: 'finish', points: 8, voidReason: null },
-    { tableKind: 'money', tableId: money, gameNo: 5, status: 'voided', players: [A, B], winnerSide: 0, winners: [A], result: { winner: A, result: 'single', resigned: false }, endedBy: 'finish', points: 2, voidReason: 'wrong winner' },
+    {
+      tableKind: 'money',
+      tableId: money,
+      gameNo: 3,
+      status: 'finished',
+      players: [A, B],
+      winnerSide: 1,
+      winners: [B],
+      result: { winner: B, result: 'backgammon', resigned: false },
+      endedBy: 'finish',
+      points: 12,
+      voidReason: null,
+    },
+    {
+      tableKind: 'money',
+      tableId: money,
+      gameNo: 4,
+      status: 'finished',
+      players: [A, B],
+      winnerSide: 0,
+      winners: [A],
+      result: { winner: A, result: 'gammon', resigned: true },
+      endedBy: 'finish',
+      points: 8,
+      voidReason: null,
+    },
+    {
+      tableKind: 'money',
+      tableId: money,
+      gameNo: 5,
+      status: 'voided',
+      players: [A, B],
+      winnerSide: 0,
+      winners: [A],
+      result: { winner: A, result: 'single', resigned: false },
+      endedBy: 'finish',
+      points: 2,
+      voidReason: 'wrong winner',
+    },
     { tableKind: 'money', tableId: money, gameNo: 6, status: 'abandoned', players: [A, B], winnerSide: null, winners: [], result: null, endedBy: null, points: null, voidReason: null },
-    { tableKind: 'match', tableId: match, gameNo: 1, status: 'finished', players: [A, C], winnerSide: 1, winners: [C], result: { winner: C, result: 'single', resigned: false }, endedBy: 'finish', points: 2, voidReason: null },
-    { tableKind: 'match', tableId: match, gameNo: 2, status: 'finished', players: [A, C], winnerSide: 0, winners: [A], result: { winner: A, result: 'gammon', resigned: false }, endedBy: 'finish', points: 2, voidReason: null },
-    { tableKind: 'chouette', tableId: chouette, gameNo: 1, status: 'finished', players: [D, A, C], winnerSide: 1, winners: [A], result: { winner: A, result: 'gammon', resigned: false }, endedBy: 'finish', points: null, voidReason: null },
+    {
+      tableKind: 'match',
+      tableId: match,
+      gameNo: 1,
+      status: 'finished',
+      players: [A, C],
+      winnerSide: 1,
+      winners: [C],
+      result: { winner: C, result: 'single', resigned: false },
+      endedBy: 'finish',
+      points: 2,
+      voidReason: null,
+    },
+    {
+      tableKind: 'match',
+      tableId: match,
+      gameNo: 2,
+      status: 'finished',
+      players: [A, C],
+      winnerSide: 0,
+      winners: [A],
+      result: { winner: A, result: 'gammon', resigned: false },
+      endedBy: 'finish',
+      points: 2,
+      voidReason: null,
+    },
+    {
+      tableKind: 'chouette',
+      tableId: chouette,
+      gameNo: 1,
+      status: 'finished',
+      players: [D, A, C],
+      winnerSide: 1,
+      winners: [A],
+      result: { winner: A, result: 'gammon', resigned: false },
+      endedBy: 'finish',
+      points: null,
+      voidReason: null,
+    },
   ];
 
   it('GET /v1/sessions/{id}/games: finished, voided and abandoned games, paged, in progress left out', async () => {
@@ -287,8 +371,22 @@ describe('player statistics, standings and the session\'s games over HTTP', () =
     expect(res.text.replace(/\r\n/g, '')).not.toMatch(/\n/);
     const [header, ...rows] = parseCsv(res.text);
     expect(header).toEqual([
-      'tableKind', 'tableId', 'gameNo', 'status', 'startedAt', 'endedAt', 'players', 'winnerSide', 'winners',
-      'result', 'resigned', 'endedBy', 'points', 'voidReason', 'playerIds', 'winnerIds',
+      'tableKind',
+      'tableId',
+      'gameNo',
+      'status',
+      'startedAt',
+      'endedAt',
+      'players',
+      'winnerSide',
+      'winners',
+      'result',
+      'resigned',
+      'endedBy',
+      'points',
+      'voidReason',
+      'playerIds',
+      'winnerIds',
     ]);
     const name: Record<string, string> = { [A]: 'Anna', [B]: 'Ben', [C]: 'Cleo', [D]: 'Dan' };
     const json = (await c.get(`/v1/sessions/${S}/games?limit=200`)).body.items;

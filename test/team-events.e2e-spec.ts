@@ -55,7 +55,11 @@ describe('team events (R3.7) over HTTP', () => {
     });
     const id = created.body.id as string;
     const boards = created.body.boards as Array<{ boardNo: number; matchId: string; players: string[] }>;
-    expect(boards.map((b) => [b.boardNo, b.players])).toEqual([[1, [A, D]], [2, [B, E]], [3, [C, F]]]);
+    expect(boards.map((b) => [b.boardNo, b.players])).toEqual([
+      [1, [A, D]],
+      [2, [B, E]],
+      [3, [C, F]],
+    ]);
     const [m1, m2, m3] = boards.map((b) => b.matchId);
     expect(await event(id)).toEqual(created.body);
 
@@ -129,7 +133,11 @@ describe('team events (R3.7) over HTTP', () => {
     ]);
     expect(entries.filter((x) => x.kind === 'void').map(row)).toEqual([[m2, B, E, 500]]);
     expect(entries.every((x) => x.kind === 'match-stake' || x.kind === 'void')).toBe(true);
-    for (const [m, loser, winner] of [[m1, D, A], [m2, E, B], [m3, C, F]]) {
+    for (const [m, loser, winner] of [
+      [m1, D, A],
+      [m2, E, B],
+      [m3, C, F],
+    ]) {
       expect(nets(entries.filter((x) => x.gameRef.tableId === m))).toEqual({ [winner]: 500, [loser]: -500 });
     }
 
@@ -178,7 +186,7 @@ describe('team events (R3.7) over HTTP', () => {
     expect([await count('team_events'), await count('game_tables')]).toEqual([events + 1, tables + 3]);
   });
 
-  it('refuses unequal or even teams, a player twice, another club\'s player, a stake without a session, writing nothing (R3.7, R3.1, R3.8)', async () => {
+  it("refuses unequal or even teams, a player twice, another club's player, a stake without a session, writing nothing (R3.7, R3.1, R3.8)", async () => {
     const other = await clubWith(t, ['Stranger']);
     const session = await c.session();
     const before = [await count('team_events'), await count('team_event_boards'), await count('game_tables')];
@@ -245,6 +253,14 @@ describe('team events (R3.7) over HTTP', () => {
     expect(viewer.status).toBe(201);
     const asViewer = { authorization: `Bearer ${viewer.body.token}` };
     expect((await t.http().get(`/v1/team-events/${created.body.id}`).set(asViewer)).status).toBe(200);
-    expect((await t.http().post('/v1/team-events').set(asViewer).send({ target: 3, teams: teams([A], [D]) })).status).toBe(403);
+    expect(
+      (
+        await t
+          .http()
+          .post('/v1/team-events')
+          .set(asViewer)
+          .send({ target: 3, teams: teams([A], [D]) })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -85,7 +85,9 @@ describe('timeouts: slow and idle connections are closed by the server', () => {
   it('a body sent byte by byte is cut after the request timeout', async () => {
     const w = await open();
     const body = JSON.stringify({ name: 'Slow Sam', nickname: 'x'.repeat(40) });
-    w.socket.write(`POST /v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${bearer(owner).authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    w.socket.write(
+      `POST /v1/players HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${bearer(owner).authorization}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     const stop = dribble(w, body.slice(0, body.length - 1), 100);
     const after = await w.closedAfter(15_000);
     stop();

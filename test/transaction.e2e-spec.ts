@@ -87,7 +87,7 @@ describe('one transaction per command, in two round trips', () => {
   it('writes values sent as literals exactly as parameters would be', async () => {
     const values = {
       s: `it's a "quote", a back\\slash, ${'\u00e9\u4e2d\ud83c\udfb2'} and '' two`,
-      j: JSON.stringify({ note: "O'Brien \\ \"x\"", n: [1, 2.5, null], nested: { emoji: '\ud83c\udfb2' } }),
+      j: JSON.stringify({ note: 'O\'Brien \\ "x"', n: [1, 2.5, null], nested: { emoji: '\ud83c\udfb2' } }),
       a: ['01a22fba-b1f0-7506-af8d-6c3d089ddc58', '01a22fba-b22e-7679-a500-d7f9fa3c3833'],
       b: Buffer.from([0, 1, 2, 39, 92, 255]),
       at: new Date('2026-12-01T03:51:38.522Z'),

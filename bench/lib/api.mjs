@@ -194,10 +194,7 @@ export class ChouetteSeats {
   async verify(api) {
     const s = await this.fetch(api);
     if (s.box !== this.box || JSON.stringify(s.team) !== JSON.stringify(this.team)) {
-      throw new Error(
-        `chouette ${this.id}: the server seats box ${s.box}, team ${s.team.join(',')}; ` +
-          `R5.7 rotation gives box ${this.box}, team ${this.team.join(',')}`,
-      );
+      throw new Error(`chouette ${this.id}: the server seats box ${s.box}, team ${s.team.join(',')}; ` + `R5.7 rotation gives box ${this.box}, team ${this.team.join(',')}`);
     }
   }
 

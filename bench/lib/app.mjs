@@ -111,12 +111,17 @@ export async function startApp({ env, dataDir, label = 'app', timeoutMs = 120_00
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // The same V8 flag as `npm start` (package.json): a smaller young generation keeps the
   // resident memory near 150 MB under load at no cost in throughput.
-  const [command, args] = npmStart
-    ? [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start', '--silent']]
-    : [process.execPath, ['--max-semi-space-size=8', ...nodeArgs, MAIN]];
+  const [command, args] = npmStart ? [process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start', '--silent']] : [process.execPath, ['--max-semi-space-size=8', ...nodeArgs, MAIN]];
   const proc = spawn(command, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...(process.env.DB_POOL_SIZE ? { DB_POOL_SIZE: process.env.DB_POOL_SIZE } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -58,7 +58,10 @@ export const interrupted = () => signalled;
  * Also cleans up after an uncaught error.
  */
 export function installSignalHandlers() {
-  for (const [signal, code] of /** @type {const} */ ([['SIGINT', 130], ['SIGTERM', 143]])) {
+  for (const [signal, code] of /** @type {const} */ ([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ])) {
     process.on(signal, () => {
       if (signalled) {
         log(`${signal} again: exiting without waiting for cleanup`);

@@ -195,7 +195,6 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
   }
 }
 
-
 /**
  * `baseline_record_game`: the same load as record_game (16 connections, 64 tables, a
  * whole game per request) against bench/baseline-server.mjs, a bare Fastify + pg
@@ -230,7 +229,13 @@ export async function baselineRecordGame({ databaseUrl, warmupMs, durationMs, co
     try {
       const tables = [];
       for (let t = 0; t < 64; t++) tables.push((await client.post('/tables', '{}')).json().id);
-      const body = JSON.stringify({ actions: [{ type: 'double', by: 'a' }, { type: 'take', by: 'b' }, { type: 'finish', winner: 'a', result: 'single', resigned: false }] });
+      const body = JSON.stringify({
+        actions: [
+          { type: 'double', by: 'a' },
+          { type: 'take', by: 'b' },
+          { type: 'finish', winner: 'a', result: 'single', resigned: false },
+        ],
+      });
       const turn = new Array(connections).fill(0);
       const mine = Math.floor(tables.length / connections);
       return await runLoad({

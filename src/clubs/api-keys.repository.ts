@@ -13,7 +13,10 @@ export class ApiKeysRepository {
   async list(m: EntityManager, clubId: string, after: string | null, limit: number): Promise<ApiKeyEntity[]> {
     const qb = m.createQueryBuilder(ApiKeyEntity, 'k').where('k.clubId = :clubId', { clubId });
     if (after) qb.andWhere('k.id > :after', { after });
-    return qb.orderBy('k.id', 'ASC').limit(limit + 1).getMany();
+    return qb
+      .orderBy('k.id', 'ASC')
+      .limit(limit + 1)
+      .getMany();
   }
 
   async lock(m: EntityManager, clubId: string, id: string): Promise<ApiKeyEntity | null> {
@@ -22,10 +25,7 @@ export class ApiKeysRepository {
 
   /** Active owner keys of the club, locked so two owners cannot revoke the last two at once. */
   async lockActiveOwners(m: EntityManager, clubId: string): Promise<string[]> {
-    const rows = await m.query(
-      `SELECT id FROM api_keys WHERE club_id = $1 AND role = 'owner' AND revoked_at IS NULL ORDER BY id FOR UPDATE`,
-      [clubId],
-    );
+    const rows = await m.query(`SELECT id FROM api_keys WHERE club_id = $1 AND role = 'owner' AND revoked_at IS NULL ORDER BY id FOR UPDATE`, [clubId]);
     return rows.map((r: { id: string }) => r.id);
   }
 

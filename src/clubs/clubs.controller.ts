@@ -51,7 +51,7 @@ export class ClubsController {
 
   @Get('api-keys')
   @MinRole('owner')
-  @ApiOperation({ summary: 'List the club\'s API keys (never their tokens)' })
+  @ApiOperation({ summary: "List the club's API keys (never their tokens)" })
   @ApiOkResponse({ type: ApiKeyPage })
   listKeys(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
     return this.clubs.listKeys(auth, q.limit ?? 50, q.cursor);
@@ -63,7 +63,7 @@ export class ClubsController {
   @ApiOperation({ summary: 'Revoke an API key, at once' })
   @ApiNoContentResponse({ description: 'Revoked (also when it already was).' })
   @ApiProblem(404, 'No such key in this club (NOT_FOUND).')
-  @ApiProblem(422, 'The club\'s last working owner key (LAST_OWNER_KEY).')
+  @ApiProblem(422, "The club's last working owner key (LAST_OWNER_KEY).")
   revokeKey(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('API key')) id: string) {
     return this.clubs.revokeKey(cmd, auth, id);
   }

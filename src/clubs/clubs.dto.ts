@@ -86,7 +86,7 @@ export class ApiKeyDto {
   @ApiProperty({ enum: ROLES })
   role: Role;
 
-  @ApiProperty({ description: 'The token\'s last four characters, to tell keys apart.', example: 'x9Qa' })
+  @ApiProperty({ description: "The token's last four characters, to tell keys apart.", example: 'x9Qa' })
   hint: string;
 
   @ApiProperty({ format: 'date-time' })
@@ -105,6 +105,6 @@ export class CreatedClubDto {
   @ApiProperty({ type: ClubDto })
   club: ClubDto;
 
-  @ApiProperty({ type: CreatedApiKeyDto, description: 'The club\'s first key, with the owner role.' })
+  @ApiProperty({ type: CreatedApiKeyDto, description: "The club's first key, with the owner role." })
   apiKey: CreatedApiKeyDto;
 }

@@ -100,7 +100,7 @@ export class ClubsService {
       if (!key) throw notFound('API key');
       if (key.revokedAt) return null;
       if (key.role === 'owner' && owners.length === 1 && owners[0] === key.id) {
-        throw new ApiError(ErrorCode.LAST_OWNER_KEY, 'This is the club\'s last working owner key; create another owner key before revoking it.');
+        throw new ApiError(ErrorCode.LAST_OWNER_KEY, "This is the club's last working owner key; create another owner key before revoking it.");
       }
       await this.keys.revoke(m, auth.clubId, id);
       return null;

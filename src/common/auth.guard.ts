@@ -13,8 +13,7 @@ import { RateLimiter, RateVerdict } from '../guards/rate-limiter';
 import { ApiKeyCache } from '../guards/api-key-cache';
 import type { FastifyReply } from 'fastify';
 
-const unauthenticated = (detail: string) =>
-  new ApiError(ErrorCode.UNAUTHENTICATED, detail, { headers: { 'www-authenticate': 'Bearer' } });
+const unauthenticated = (detail: string) => new ApiError(ErrorCode.UNAUTHENTICATED, detail, { headers: { 'www-authenticate': 'Bearer' } });
 
 const tooManyFailures = (verdict: RateVerdict) =>
   new ApiError(ErrorCode.RATE_LIMITED, `Too many failed authentications from this address; retry after ${verdict.headers['retry-after']} s.`, {
@@ -51,9 +50,10 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<FastifyRequest & { auth?: Auth }>();
-    const access =
-      this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [ctx.getHandler(), ctx.getClass()]) ??
-      ({ kind: 'role', role: req.method === 'GET' || req.method === 'HEAD' ? 'viewer' : 'scorer' } as Access);
+    const access = this.reflector.getAllAndOverride<Access | undefined>(ACCESS, [ctx.getHandler(), ctx.getClass()]) ?? {
+      kind: 'role',
+      role: req.method === 'GET' || req.method === 'HEAD' ? 'viewer' : 'scorer',
+    };
     if (access.kind === 'public') return true;
 
     const header = req.headers.authorization;
@@ -69,9 +69,13 @@ export class AuthGuard implements CanActivate {
         throw new ApiError(ErrorCode.FORBIDDEN, 'The operator token only creates clubs; use a club API key here.');
       }
       if (verdict?.limited) {
-        throw new ApiError(ErrorCode.RATE_LIMITED, `The operator token sent more than ${this.config.operatorRateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`, {
-          headers: verdict.headers,
-        });
+        throw new ApiError(
+          ErrorCode.RATE_LIMITED,
+          `The operator token sent more than ${this.config.operatorRateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`,
+          {
+            headers: verdict.headers,
+          },
+        );
       }
       if (verdict) ctx.switchToHttp().getResponse<FastifyReply>().headers(verdict.headers);
       req.auth = { kind: 'operator' };
@@ -96,9 +100,13 @@ export class AuthGuard implements CanActivate {
     req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role as Role };
     if (verdict) {
       if (verdict.limited) {
-        throw new ApiError(ErrorCode.RATE_LIMITED, `This API key sent more than ${this.config.rateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`, {
-          headers: verdict.headers,
-        });
+        throw new ApiError(
+          ErrorCode.RATE_LIMITED,
+          `This API key sent more than ${this.config.rateLimit} requests in ${this.config.rateLimitWindowSeconds} s; retry after ${verdict.headers['retry-after']} s.`,
+          {
+            headers: verdict.headers,
+          },
+        );
       }
       ctx.switchToHttp().getResponse<FastifyReply>().headers(verdict.headers);
     }

@@ -25,7 +25,7 @@ export const roleAtLeast = (have: Role, need: Role) => RANK[have] >= RANK[need];
 const problemDocs = [
   ApiBearerAuth('bearer'),
   ApiProblem(401, 'No token, a bad token or a revoked key (UNAUTHENTICATED).'),
-  ApiProblem(403, 'The token\'s role is too low for this route (FORBIDDEN).'),
+  ApiProblem(403, "The token's role is too low for this route (FORBIDDEN)."),
 ];
 
 /** No token needed (health, documents). */

@@ -74,8 +74,7 @@ function pathOf(bytes: Buffer, stack: Level[], upTo: number): string {
   return parts.join('.');
 }
 
-const tooComplex = (detail: string, field: string, message: string) =>
-  new ApiError(ErrorCode.BODY_TOO_COMPLEX, detail, { errors: [{ field, message }], errorCount: 1 });
+const tooComplex = (detail: string, field: string, message: string) => new ApiError(ErrorCode.BODY_TOO_COMPLEX, detail, { errors: [{ field, message }], errorCount: 1 });
 
 /**
  * Checks the JSON text of a body against the limits before it is parsed, in one pass over

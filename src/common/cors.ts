@@ -22,12 +22,7 @@ export function registerCors(fastify: FastifyInstance, origins: string[]): void 
     reply.header('access-control-allow-origin', any ? '*' : origin);
     reply.header('access-control-expose-headers', EXPOSED_HEADERS);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      reply
-        .header('access-control-allow-methods', ALLOWED_METHODS)
-        .header('access-control-allow-headers', ALLOWED_HEADERS)
-        .header('access-control-max-age', '600')
-        .status(204)
-        .send();
+      reply.header('access-control-allow-methods', ALLOWED_METHODS).header('access-control-allow-headers', ALLOWED_HEADERS).header('access-control-max-age', '600').status(204).send();
       return reply;
     }
   });

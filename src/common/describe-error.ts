@@ -9,6 +9,7 @@ export function describeError(e: unknown): string {
   if (e instanceof Error) {
     if (e.message.trim() !== '') return e.message;
     const code = (e as { code?: unknown }).code;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a library's `code` of any type, as String() shows it
     const head = `${e.name || 'Error'} without a message${code !== undefined ? ` (code ${String(code)})` : ''}`;
     const stack = (e.stack ?? '').split('\n').slice(1).join('\n');
     return stack ? `${head}\n${stack}` : head;

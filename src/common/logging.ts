@@ -99,10 +99,12 @@ export function logRequests(fastify: FastifyInstance, logger: AppLogger): void {
  * debug level; warnings and errors always.
  */
 export function nestLogger(logger: AppLogger): LoggerService {
-  const line = (level: 'debug' | 'warn' | 'error' | 'fatal') => (message: unknown, ...rest: unknown[]) => {
-    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
-    if (message instanceof Error) logger[level]({ err: message, context }, message.message);
-    else logger[level]({ context }, typeof message === 'string' ? message : JSON.stringify(message));
-  };
+  const line =
+    (level: 'debug' | 'warn' | 'error' | 'fatal') =>
+    (message: unknown, ...rest: unknown[]) => {
+      const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+      if (message instanceof Error) logger[level]({ err: message, context }, message.message);
+      else logger[level]({ context }, typeof message === 'string' ? message : JSON.stringify(message));
+    };
   return { log: line('debug'), debug: line('debug'), verbose: line('debug'), warn: line('warn'), error: line('error'), fatal: line('fatal') };
 }

@@ -7,7 +7,10 @@
 export function negotiate(accept: string | undefined, offered: readonly string[]): string | null {
   if (accept === undefined || accept.trim() === '') return offered[0] ?? null;
   const ranges = accept.split(',').flatMap((part) => {
-    const [range, ...params] = part.trim().split(';').map((x) => x.trim());
+    const [range, ...params] = part
+      .trim()
+      .split(';')
+      .map((x) => x.trim());
     const m = /^([\w!#$%&'*+.^`|~-]+)\/([\w!#$%&'*+.^`|~-]+)$/.exec(range ?? '');
     if (!m) return [];
     let q = 1;

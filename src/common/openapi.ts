@@ -49,8 +49,7 @@ export function problemContent() {
 }
 
 /** Documents one error answer of a route (problem+json). */
-export const ApiProblem = (status: number, description: string) =>
-  applyDecorators(ApiExtraModels(ProblemResponse), ApiResponse({ status, description, content: problemContent() }));
+export const ApiProblem = (status: number, description: string) => applyDecorators(ApiExtraModels(ProblemResponse), ApiResponse({ status, description, content: problemContent() }));
 
 /** R6.2 on a read: a money figure is never rounded; only data recorded before the bound was kept can pass it. */
 export const MONEY_READ_422 =
@@ -58,4 +57,4 @@ export const MONEY_READ_422 =
 
 /** R6.2 on a write that moves money. */
 export const MONEY_WRITE_422 =
-  'AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party\'s money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written.';
+  "AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written.";

@@ -34,10 +34,10 @@ export function encodeCursor(key: unknown[]): string {
 export function decodeCursor(cursor: string | undefined, shape: Array<'string' | 'number'>): unknown[] | null {
   if (cursor === undefined) return null;
   try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const key: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     // A string holding U+0000 was never given out (PostgreSQL text cannot hold it).
     const fits = (v: unknown, i: number) => typeof v === shape[i] && !(typeof v === 'string' && v.includes('\u0000'));
-    if (Array.isArray(key) && key.length === shape.length && key.every(fits)) return key;
+    if (Array.isArray(key) && key.length === shape.length && key.every(fits)) return key as unknown[];
   } catch {
     /* fall through */
   }

@@ -4,7 +4,7 @@ import { APP_LOGGER, AppLogger } from './logging';
 import { PROBLEM_CONTENT_TYPE, render } from './problem';
 
 export function requestIdOf(req: FastifyRequest): string | undefined {
-  return req.id as string | undefined;
+  return req.id;
 }
 
 export function sendProblem(e: unknown, req: FastifyRequest, reply: FastifyReply, logger?: AppLogger): void {

@@ -120,19 +120,26 @@ export function render(e: unknown, requestId?: string): Rendered {
     p = problem(503, ErrorCode.DATABASE_BUSY, 'Too many concurrent changes; try again.');
     headers['retry-after'] = '1';
   } else if (e instanceof QueryFailedError) {
-    p = fromQueryFailed(e);
+    p = fromQueryFailed(e as QueryFailedError);
     if (!p) internal = e;
   } else if (e instanceof HttpException) {
     const status = e.getStatus();
     const code =
-      status === 404 ? ErrorCode.NOT_FOUND
-      : status === 405 ? ErrorCode.METHOD_NOT_ALLOWED
-      : status === 413 ? ErrorCode.PAYLOAD_TOO_LARGE
-      : status === 415 ? ErrorCode.UNSUPPORTED_MEDIA_TYPE
-      : status === 401 ? ErrorCode.UNAUTHENTICATED
-      : status === 403 ? ErrorCode.FORBIDDEN
-      : status === 400 ? ErrorCode.VALIDATION_FAILED
-      : null;
+      status === 404
+        ? ErrorCode.NOT_FOUND
+        : status === 405
+          ? ErrorCode.METHOD_NOT_ALLOWED
+          : status === 413
+            ? ErrorCode.PAYLOAD_TOO_LARGE
+            : status === 415
+              ? ErrorCode.UNSUPPORTED_MEDIA_TYPE
+              : status === 401
+                ? ErrorCode.UNAUTHENTICATED
+                : status === 403
+                  ? ErrorCode.FORBIDDEN
+                  : status === 400
+                    ? ErrorCode.VALIDATION_FAILED
+                    : null;
     if (code) {
       const detail = code === ErrorCode.NOT_FOUND ? 'No such route or resource.' : e.message;
       p = problem(statusOf(code), code, detail);

@@ -30,10 +30,7 @@ export function refuseNulInQuery(req: FastifyRequest, reply: FastifyReply): bool
  * percent-encoding (400 MALFORMED_URL) and a path segment too long to be an id (404).
  */
 export function frameworkErrors(error: { code?: string }, req: FastifyRequest, reply: FastifyReply): void {
-  const e =
-    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? notFound('Resource')
-      : new ApiError(ErrorCode.MALFORMED_URL, 'The URL is not valid percent-encoding (RFC 3986).');
+  const e = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound('Resource') : new ApiError(ErrorCode.MALFORMED_URL, 'The URL is not valid percent-encoding (RFC 3986).');
   sendProblem(e, req, reply);
 }
 
@@ -55,8 +52,7 @@ export function clientErrorHandler(error: { code?: string }, socket: Socket): vo
         : new ApiError(ErrorCode.MALFORMED_URL, 'The request could not be parsed as HTTP.');
   const { problem } = render(e);
   const body = JSON.stringify(problem);
-  socket.end(
-    `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => socket.destroy(),
+  socket.end(`HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`, () =>
+    socket.destroy(),
   );
 }

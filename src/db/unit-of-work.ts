@@ -120,7 +120,19 @@ export class UnitOfWork {
     await defer(m, {
       what: 'audit record',
       sql: `INSERT INTO audit_log (club_id, id, actor, api_key_id, method, route, path, status, request_id, client_request_id, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      params: [clubId, uuid7(), ctx.auth.kind, ctx.auth.kind === 'key' ? ctx.auth.keyId : null, a.method, a.route, a.path, status, a.requestId, a.clientRequestId, a.body === undefined ? null : JSON.stringify(a.body)],
+      params: [
+        clubId,
+        uuid7(),
+        ctx.auth.kind,
+        ctx.auth.kind === 'key' ? ctx.auth.keyId : null,
+        a.method,
+        a.route,
+        a.path,
+        status,
+        a.requestId,
+        a.clientRequestId,
+        a.body === undefined ? null : JSON.stringify(a.body),
+      ],
     });
   }
 
@@ -137,17 +149,11 @@ export class UnitOfWork {
     const idem = ctx.idempotency!;
     const rows: Array<{ request_hash: string; status_code: number; body: string }> =
       ctx.auth.kind === 'key'
-        ? await m.query(
-            'SELECT request_hash, status_code, body FROM idempotency_keys WHERE club_id = $1 AND api_key_id = $2 AND key = $3',
-            [ctx.auth.clubId, ctx.auth.keyId, idem.key],
-          )
+        ? await m.query('SELECT request_hash, status_code, body FROM idempotency_keys WHERE club_id = $1 AND api_key_id = $2 AND key = $3', [ctx.auth.clubId, ctx.auth.keyId, idem.key])
         : await m.query('SELECT request_hash, status_code, body FROM operator_idempotency_keys WHERE key = $1', [idem.key]);
     if (rows.length === 0) return null;
     if (rows[0].request_hash !== idem.requestHash) {
-      throw new ApiError(
-        ErrorCode.IDEMPOTENCY_KEY_REUSED,
-        'This Idempotency-Key was already used with a different request; use a new key for a new request.',
-      );
+      throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
     }
     const body = openReplay(idem.sealKey, rows[0].status_code, idem.requestHash, rows[0].body);
     if (body === null) {

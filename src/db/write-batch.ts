@@ -94,9 +94,7 @@ function buildText(batch: Write[]): string {
     offset += w.params.length;
     ctes.push(`w${i} AS (${sql} RETURNING 1)`);
   });
-  const checks = batch
-    .map((w, i) => (w.expectRows === undefined ? null : `bg_expect_rows((SELECT count(*) FROM w${i}), ${w.expectRows}, ${quote(w.what)})`))
-    .filter((c) => c !== null);
+  const checks = batch.map((w, i) => (w.expectRows === undefined ? null : `bg_expect_rows((SELECT count(*) FROM w${i}), ${w.expectRows}, ${quote(w.what)})`)).filter((c) => c !== null);
   return `WITH ${ctes.join(', ')} SELECT ${checks.length ? checks.join(', ') : '1'}`;
 }
 

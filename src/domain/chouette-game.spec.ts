@@ -1,13 +1,4 @@
-import {
-  applyChouetteAction,
-  chouetteGameSetup,
-  ChouetteGameSetup,
-  ChouetteGameState,
-  memberCube,
-  newChouetteGame,
-  replayChouetteGame,
-  undoChouetteAction,
-} from './chouette-game';
+import { applyChouetteAction, chouetteGameSetup, ChouetteGameSetup, ChouetteGameState, memberCube, newChouetteGame, replayChouetteGame, undoChouetteAction } from './chouette-game';
 import { ChouetteRulesInput, resolveChouetteRules } from './chouette-rules';
 import { chouetteGamePayouts, resolveChouetteStakes } from './chouette-money';
 import { rotateAfterGame, seatInOrder, seatsAtGameStart } from './chouette-seats';
@@ -157,7 +148,7 @@ describe('R5.3 per-member cubes', () => {
     expectRefusal(() => applyChouetteAction(setup(), newChouetteGame(setup()), take(A)), 'NO_OFFER_PENDING', 'R2.3');
   });
 
-  it('R5.4 the box passing a member\'s double pays him the pre-double value; the game goes on; captain beats box', () => {
+  it("R5.4 the box passing a member's double pays him the pre-double value; the game goes on; captain beats box", () => {
     // B (captain) doubles 1 → 2, A passes: B wins 1. The game goes on for C and D; A wins a single: 1 each.
     const g1 = play(setup(), [dbl(B), pass(A)]);
     expect(g1).toMatchObject({ status: 'in-progress', captainOutcome: 'captain', actingCaptain: C });
@@ -172,7 +163,7 @@ describe('R5.3 per-member cubes', () => {
     expect(rotateAfterGame(seatInOrder([A, B, C, D]), g.captainOutcome!, { partnerFrom: null })).toEqual(seatInOrder([B, C, D, A]));
   });
 
-  it('R5.4 the captain passes: the next member still in becomes acting captain; rotation still follows the captain\'s cube', () => {
+  it("R5.4 the captain passes: the next member still in becomes acting captain; rotation still follows the captain's cube", () => {
     // A doubles everyone; B (captain) passes → box beats captain; C acts. C and D take; C wins a gammon for the team.
     const g1 = play(setup(), [dbl(A), pass(B)]);
     expect(g1).toMatchObject({ actingCaptain: C, captainOutcome: 'box' });
@@ -228,7 +219,7 @@ describe('R5.3 per-member cubes', () => {
     expect(won).toMatchObject({ winnerSide: 'box', captainOutcome: 'box' });
   });
 
-  it('R5.6 Jacoby per member cube: a gammon counts only where that member\'s cube has an owner', () => {
+  it("R5.6 Jacoby per member cube: a gammon counts only where that member's cube has an owner", () => {
     // A doubles B, B takes (owner B, 2). C wins a gammon for the team:
     // B: 2 × 2 = 4; C and D centred: 1 × 1 = 1 each.
     const g = play(setup(), [dbl(A, [B]), take(B), finish(C, 'gammon')]);
@@ -273,7 +264,7 @@ describe('R5.3 per-member cubes', () => {
     expectRefusal(() => play(setup(), [dbl(A, [C]), beaver(C)]), 'BEAVERS_NOT_ALLOWED', 'R2.4');
   });
 
-  it('R2.5 raccoons per cube: the box raccoons one member\'s beaver', () => {
+  it("R2.5 raccoons per cube: the box raccoons one member's beaver", () => {
     const s = setup({ beavers: true, raccoons: true });
     // A doubles C at 1; C beavers (4); A raccoons (8); C takes: cube 8 owned by C.
     const g = play(s, [dbl(A, [C]), beaver(C), raccoon(A), take(C)]);

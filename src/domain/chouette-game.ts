@@ -127,9 +127,7 @@ export function applyChouetteAction(setup: ChouetteGameSetup, state: ChouetteGam
     refuse(
       'GAME_FINISHED',
       a.type === 'double' ? 'R2.2' : state.endedBy === 'passes' ? 'R5.4' : 'R1.1',
-      state.endedBy === 'passes'
-        ? 'This chouette game is over: no cube is left in play (R5.4)'
-        : `This chouette game is over: it ended with a ${state.result?.result ?? 'result'} (R1.1)`,
+      state.endedBy === 'passes' ? 'This chouette game is over: no cube is left in play (R5.4)' : `This chouette game is over: it ended with a ${state.result?.result ?? 'result'} (R1.1)`,
     );
   }
   switch (a.type) {
@@ -139,7 +137,7 @@ export function applyChouetteAction(setup: ChouetteGameSetup, state: ChouetteGam
       return finishGame(setup, state, a.recorded, a.winner, a.result, a.resigned);
     default: {
       const { cubes, cube } = answerCubes(setup, state, a.type, a.by, a.cube);
-      return advance(setup, state, { ...a.recorded, cube } as AnswerAction, { cubes });
+      return advance(setup, state, { ...a.recorded, cube }, { cubes });
     }
   }
 }
@@ -189,12 +187,10 @@ function doubleCubes(setup: ChouetteGameSetup, state: ChouetteGameState, by: Pla
       return { cubes: replaceCubes(state.cubes, [m], (c) => offerDouble(c, ctx, actor)), addressed: [m] };
     }
     if (state.actingCaptain !== m) {
-      refuse(
-        'NOT_ACTING_CAPTAIN',
-        'R5.3',
-        `With a single team cube only the acting captain (${String(state.actingCaptain)}) doubles the box, for all members still in (R5.3)`,
-        { by: m, actingCaptain: state.actingCaptain },
-      );
+      refuse('NOT_ACTING_CAPTAIN', 'R5.3', `With a single team cube only the acting captain (${String(state.actingCaptain)}) doubles the box, for all members still in (R5.3)`, {
+        by: m,
+        actingCaptain: state.actingCaptain,
+      });
     }
     const inPlay = inPlayMembers(state);
     return { cubes: replaceCubes(state.cubes, inPlay, (c) => offerDouble(c, ctx, actor)), addressed: null };
@@ -217,12 +213,7 @@ function doubleCubes(setup: ChouetteGameSetup, state: ChouetteGameState, by: Pla
   }
   if (single) {
     if (named !== null && (named.length !== inPlay.length || !named.every((m) => inPlay.includes(m)))) {
-      refuse(
-        'SINGLE_TEAM_CUBE',
-        'R5.3',
-        `With a single team cube the box doubles every member still in the game (${inPlay.join(', ')}) at once (R5.3)`,
-        { cubes: named, inPlay },
-      );
+      refuse('SINGLE_TEAM_CUBE', 'R5.3', `With a single team cube the box doubles every member still in the game (${inPlay.join(', ')}) at once (R5.3)`, { cubes: named, inPlay });
     }
     return { cubes: replaceCubes(state.cubes, inPlay, (c) => offerDouble(c, ctx, boxActor)), addressed: inPlay };
   }
@@ -256,12 +247,10 @@ function assertNoOpposingOffer(state: ChouetteGameState, role: Role): void {
   const waiting = state.cubes.find((c) => c.pending !== null && c.pending.receiver === myParty);
   if (waiting) {
     const who = myParty === 0 ? `${String(waiting.member)}'s double of the box` : `The box's double of ${String(waiting.member)}`;
-    refuse(
-      'OFFER_PENDING',
-      'R2.6',
-      `${who} is waiting for an answer (${waiting.pending!.kind} to ${waiting.pending!.value}): no double the other way until it is answered (R2.6)`,
-      { cube: waiting.member, pending: waiting.pending },
-    );
+    refuse('OFFER_PENDING', 'R2.6', `${who} is waiting for an answer (${waiting.pending!.kind} to ${waiting.pending!.value}): no double the other way until it is answered (R2.6)`, {
+      cube: waiting.member,
+      pending: waiting.pending,
+    });
   }
 }
 
@@ -269,13 +258,7 @@ function assertNoOpposingOffer(state: ChouetteGameState, role: Role): void {
 // Answers
 // ---------------------------------------------------------------------------
 
-function answerCubes(
-  setup: ChouetteGameSetup,
-  state: ChouetteGameState,
-  answer: AnswerType,
-  by: PlayerId,
-  named: PlayerId | null,
-): { cubes: CubeState[]; cube: PlayerId | null } {
+function answerCubes(setup: ChouetteGameSetup, state: ChouetteGameState, answer: AnswerType, by: PlayerId, named: PlayerId | null): { cubes: CubeState[]; cube: PlayerId | null } {
   const role = roleOf(setup, by);
   const ctx = contextOf(setup);
   const single = setup.rules.cubes === 'single';
@@ -305,12 +288,7 @@ function answerCubes(
         refuse('NO_OFFER_PENDING', 'R2.3', `There is no double to ${answer}: no member has offered the box one (R2.3)`);
       }
       if (toBox.length > 1) {
-        refuse(
-          'CUBE_NOT_NAMED',
-          'R5.3',
-          `Offers to the box are pending on the cubes of ${toBox.join(', ')}: name the cube this ${answer} answers (R5.3)`,
-          { pending: toBox },
-        );
+        refuse('CUBE_NOT_NAMED', 'R5.3', `Offers to the box are pending on the cubes of ${toBox.join(', ')}: name the cube this ${answer} answers (R5.3)`, { pending: toBox });
       }
       target = toBox[0];
     }
@@ -335,12 +313,10 @@ function answerCubes(
     if (offer.kind !== 'double') {
       // The box beavered (or raccooned) the team's double: the acting captain answers for the team.
       if (state.actingCaptain !== m) {
-        refuse(
-          'NOT_ACTING_CAPTAIN',
-          'R5.3',
-          `The box's ${offer.kind} of the team cube is answered by the acting captain (${String(state.actingCaptain)}) for the team (R5.3)`,
-          { by: m, actingCaptain: state.actingCaptain },
-        );
+        refuse('NOT_ACTING_CAPTAIN', 'R5.3', `The box's ${offer.kind} of the team cube is answered by the acting captain (${String(state.actingCaptain)}) for the team (R5.3)`, {
+          by: m,
+          actingCaptain: state.actingCaptain,
+        });
       }
       const team = state.cubes.filter((c) => c.pending !== null && c.pending.byParty === 0).map((c) => c.member!);
       return { cubes: replaceCubes(state.cubes, team, (c) => answerOffer(c, ctx, actor, answer)), cube: m };
@@ -353,12 +329,7 @@ function answerCubes(
 // After a double or an answer; the finish
 // ---------------------------------------------------------------------------
 
-function advance(
-  setup: ChouetteGameSetup,
-  state: ChouetteGameState,
-  recorded: GameAction,
-  change: { cubes: CubeState[]; addressed?: readonly PlayerId[] | null },
-): ChouetteGameState {
+function advance(setup: ChouetteGameSetup, state: ChouetteGameState, recorded: GameAction, change: { cubes: CubeState[]; addressed?: readonly PlayerId[] | null }): ChouetteGameState {
   const { cubes } = change;
   let action = recorded;
   if (action.type === 'double' && change.addressed !== undefined) {
@@ -366,8 +337,7 @@ function advance(
   }
   const actions = [...state.actions, action];
   const captainCube = cubes[0];
-  const captainOutcome: CaptainOutcome | null =
-    state.captainOutcome ?? (captainCube.passed ? (captainCube.passed.winnerParty === 0 ? 'box' : 'captain') : null);
+  const captainOutcome: CaptainOutcome | null = state.captainOutcome ?? (captainCube.passed ? (captainCube.passed.winnerParty === 0 ? 'box' : 'captain') : null);
   const inPlay = cubes.filter((c) => c.status === 'in-play');
   const base = { ...state, cubes, actions, captainOutcome, actingCaptain: inPlay.length > 0 ? inPlay[0].member : null };
   if (inPlay.length > 0) return base;
@@ -375,14 +345,7 @@ function advance(
   return { ...base, status: 'finished', endedBy: 'passes', settlement: settle(cubes, null, setup) };
 }
 
-function finishGame(
-  setup: ChouetteGameSetup,
-  state: ChouetteGameState,
-  recorded: GameAction,
-  winner: PlayerId,
-  result: ResultKind,
-  resigned: boolean,
-): ChouetteGameState {
+function finishGame(setup: ChouetteGameSetup, state: ChouetteGameState, recorded: GameAction, winner: PlayerId, result: ResultKind, resigned: boolean): ChouetteGameState {
   const pending = state.cubes.find((c) => c.pending !== null);
   if (pending) {
     refuse(
@@ -504,7 +467,7 @@ function normalise(action: GameAction): Normalised {
     }
     const winner = raw.winner as PlayerId;
     const result = raw.result as ResultKind;
-    const resigned = (raw.resigned as boolean | undefined) ?? false;
+    const resigned = raw.resigned ?? false;
     return { type, winner, result, resigned, recorded: { type, winner, result, resigned } };
   }
   if (typeof raw.by !== 'string' || raw.by.length === 0) {
@@ -524,7 +487,7 @@ function normalise(action: GameAction): Normalised {
     if (cube !== undefined && cube !== null && typeof cube !== 'string') {
       refuse('INVALID_ACTION', 'R5.3', '"cube" is the id of the team member whose cube is answered (R5.3)');
     }
-    const named = (cube ?? null) as PlayerId | null;
+    const named = cube ?? null;
     return { type: type as AnswerType, by, cube: named, recorded: { type: type as AnswerType, by, cube: named } };
   }
   refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon or finish`);

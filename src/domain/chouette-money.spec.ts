@@ -17,7 +17,7 @@ const finish = (winner: string, result: 'single' | 'gammon' | 'backgammon'): Gam
 const table = (stake: number) => ({ stakes: resolveChouetteStakes(stake) });
 
 describe('R5.5 each member settles with the box', () => {
-  it('R5.5 stake × that member\'s cube value × multiplier (worked by hand)', () => {
+  it("R5.5 stake × that member's cube value × multiplier (worked by hand)", () => {
     // A doubles B and C; B takes, C passes; A wins a gammon (see the game spec): B 4 points, C 1, D 1 (Jacoby).
     // At 100 a point: B pays 400, C 100, D 100.
     const s = setup();
@@ -90,7 +90,7 @@ describe('R5.11 stakes', () => {
   });
 });
 
-describe('R5.9 the partner\'s share', () => {
+describe("R5.9 the partner's share", () => {
   it('R5.9 partnerShare 50 of a box net of 303: 151 to the partner, the odd unit (152) stays with the box', () => {
     // Stake 101; the box wins a single from B, C, D: +303. floor(303 × 50 / 100) = floor(151.5) = 151.
     const s = setup({}, P);
@@ -131,7 +131,7 @@ describe('R5.9 the partner\'s share', () => {
   });
 });
 
-describe('R6.4 rake on each winner\'s net after the partner\'s share', () => {
+describe("R6.4 rake on each winner's net after the partner's share", () => {
   it('R6.4 5 % rake: box 152 → 7, partner 151 → 7 (rounded down); house 14; sums to zero', () => {
     // floor(152 × 500 / 10000) = floor(7.6) = 7; floor(151 × 500 / 10000) = floor(7.55) = 7.
     const s = setup({}, P);

@@ -15,7 +15,7 @@
  * computed in BigInt and refused (AMOUNT_OUT_OF_RANGE, R6.2) beyond 2^53 − 1.
  */
 import { refuse } from './errors';
-import { ChouetteCubeResult, ChouetteGameSetup, ChouetteGameState } from './chouette-game';
+import { ChouetteGameSetup, ChouetteGameState } from './chouette-game';
 import { ChouetteRules } from './chouette-rules';
 import { assertMinor, fromBigMinor } from './money';
 import { checkStake, Payout } from './payouts';
@@ -39,7 +39,9 @@ export function resolveChouetteStakes(stakeMinor: number, stakes?: readonly Play
   checkStake(stakeMinor, 'R5.11', 'stakeMinor');
   const perPlayer = new Map<PlayerId, number>();
   if (stakes !== undefined && stakes !== null) {
-    if (!Array.isArray(stakes)) {
+    // Array.isArray would narrow a readonly array to any[]: test the value as unknown.
+    const list: unknown = stakes;
+    if (!Array.isArray(list)) {
       refuse('INVALID_STAKE', 'R5.11', 'Per-player stakes are a list of { playerId, stakeMinor } (R5.11)');
     }
     for (const s of stakes) {
@@ -100,7 +102,7 @@ export function chouetteGamePayouts(
   };
 
   // 1. R5.5/R5.11: each member with the box.
-  for (const r of game.settlement as readonly ChouetteCubeResult[]) {
+  for (const r of game.settlement) {
     const stake = BigInt(stakeBetween(options.stakes, setup.box, r.member));
     const amount = stake * BigInt(assertMinor(r.points, 'points'));
     if (r.winner === 'box') post(r.member, setup.box, amount, 'stake × points');

@@ -6,16 +6,7 @@ import fc from 'fast-check';
 import { applyChouetteAction, chouetteGameSetup, ChouetteGameSetup, ChouetteGameState, newChouetteGame, replayChouetteGame } from './chouette-game';
 import { chouetteGameNets, chouetteGamePayouts, resolveChouetteStakes } from './chouette-money';
 import { ChouetteRules, resolveChouetteRules } from './chouette-rules';
-import {
-  canStartGame,
-  ChouetteSeats,
-  joinChouette,
-  leaveChouette,
-  rotateAfterGame,
-  seatedPlayers,
-  seatInOrder,
-  seatsAtGameStart,
-} from './chouette-seats';
+import { canStartGame, ChouetteSeats, joinChouette, leaveChouette, rotateAfterGame, seatedPlayers, seatInOrder, seatsAtGameStart } from './chouette-seats';
 import { RuleViolation } from './errors';
 import { GameAction } from './game';
 
@@ -188,7 +179,7 @@ function driveToEnd(setup: ChouetteGameSetup, game: ChouetteGameState, answer: '
 }
 
 describe('chouette evenings (R5, R6.3)', () => {
-  it('R5.7–R5.9 every seated player holds exactly one seat; R6.3 every game\'s payouts sum to zero; refusals change nothing', () => {
+  it("R5.7–R5.9 every seated player holds exactly one seat; R6.3 every game's payouts sum to zero; refusals change nothing", () => {
     fc.assert(
       fc.property(evening, (ev) => {
         const { rules } = ev;

@@ -6,7 +6,7 @@
  * Pure: no framework, no I/O.
  */
 import { refuse } from './errors';
-import { CubeRules, MoneyRulesInput, MONEY_DEFAULTS, resolveMoneyRules } from './rules';
+import { CubeRules, MONEY_DEFAULTS, resolveMoneyRules } from './rules';
 
 /** R5.3: every member has his own cube, or the classic single team cube. */
 export type ChouetteCubeMode = 'per-member' | 'single';
@@ -57,7 +57,7 @@ export function resolveChouetteRules(input?: ChouetteRulesInput | null): Chouett
   for (const [key, value] of Object.entries(record)) {
     if (!(CHOUETTE_ONLY as readonly string[]).includes(key)) cubeInput[key] = value;
   }
-  const cubeRules = resolveMoneyRules(cubeInput as MoneyRulesInput);
+  const cubeRules = resolveMoneyRules(cubeInput);
 
   const cubes = record.cubes === undefined ? CHOUETTE_DEFAULTS.cubes : record.cubes;
   if (cubes !== 'per-member' && cubes !== 'single') {
@@ -66,13 +66,7 @@ export function resolveChouetteRules(input?: ChouetteRulesInput | null): Chouett
     });
   }
   const partnerFrom = record.partnerFrom === undefined ? CHOUETTE_DEFAULTS.partnerFrom : record.partnerFrom;
-  if (
-    partnerFrom !== null &&
-    (typeof partnerFrom !== 'number' ||
-      !Number.isInteger(partnerFrom) ||
-      partnerFrom < CHOUETTE_MIN_PLAYERS ||
-      partnerFrom > CHOUETTE_MAX_PLAYERS)
-  ) {
+  if (partnerFrom !== null && (typeof partnerFrom !== 'number' || !Number.isInteger(partnerFrom) || partnerFrom < CHOUETTE_MIN_PLAYERS || partnerFrom > CHOUETTE_MAX_PLAYERS)) {
     refuse(
       'INVALID_PARTNER_FROM',
       'R5.9',
@@ -82,12 +76,7 @@ export function resolveChouetteRules(input?: ChouetteRulesInput | null): Chouett
   }
   const partnerShare = record.partnerShare === undefined ? CHOUETTE_DEFAULTS.partnerShare : record.partnerShare;
   if (typeof partnerShare !== 'number' || !Number.isInteger(partnerShare) || partnerShare < 0 || partnerShare > 100) {
-    refuse(
-      'INVALID_PARTNER_SHARE',
-      'R5.9',
-      `"partnerShare" is a whole percentage from 0 to 100 (R5.9, default 50); got ${JSON.stringify(partnerShare)}`,
-      { setting: 'partnerShare' },
-    );
+    refuse('INVALID_PARTNER_SHARE', 'R5.9', `"partnerShare" is a whole percentage from 0 to 100 (R5.9, default 50); got ${JSON.stringify(partnerShare)}`, { setting: 'partnerShare' });
   }
   return Object.freeze({ ...cubeRules, cubes, partnerFrom, partnerShare });
 }

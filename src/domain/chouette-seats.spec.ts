@@ -61,12 +61,35 @@ describe('R5.1 seating', () => {
       'ROLL_OFF_TIE',
       'R5.1',
     );
-    expect(err.details).toEqual({ ties: [{ roll: 5, players: ['b', 'd'] }, { roll: 2, players: ['a', 'c'] }] });
+    expect(err.details).toEqual({
+      ties: [
+        { roll: 5, players: ['b', 'd'] },
+        { roll: 2, players: ['a', 'c'] },
+      ],
+    });
   });
 
   it('R5.1 a roll must be a whole number of 1 or more', () => {
-    expectRefusal(() => seatFromRolls([{ playerId: 'a', roll: 0 }, { playerId: 'b', roll: 2 }, { playerId: 'c', roll: 3 }]), 'INVALID_ROLL', 'R5.1');
-    expectRefusal(() => seatFromRolls([{ playerId: 'a', roll: 1.5 }, { playerId: 'b', roll: 2 }, { playerId: 'c', roll: 3 }]), 'INVALID_ROLL', 'R5.1');
+    expectRefusal(
+      () =>
+        seatFromRolls([
+          { playerId: 'a', roll: 0 },
+          { playerId: 'b', roll: 2 },
+          { playerId: 'c', roll: 3 },
+        ]),
+      'INVALID_ROLL',
+      'R5.1',
+    );
+    expectRefusal(
+      () =>
+        seatFromRolls([
+          { playerId: 'a', roll: 1.5 },
+          { playerId: 'b', roll: 2 },
+          { playerId: 'c', roll: 3 },
+        ]),
+      'INVALID_ROLL',
+      'R5.1',
+    );
   });
 
   it('R5.1 explicit order: box, captain, team', () => {
@@ -84,7 +107,16 @@ describe('R5.1 seating', () => {
 
   it('R5.1 no player twice, every player named', () => {
     expectRefusal(() => seatInOrder(['a', 'b', 'a']), 'DUPLICATE_PLAYER', 'R5.1');
-    expectRefusal(() => seatFromRolls([{ playerId: 'a', roll: 1 }, { playerId: 'b', roll: 2 }, { playerId: 'a', roll: 3 }]), 'DUPLICATE_PLAYER', 'R5.1');
+    expectRefusal(
+      () =>
+        seatFromRolls([
+          { playerId: 'a', roll: 1 },
+          { playerId: 'b', roll: 2 },
+          { playerId: 'a', roll: 3 },
+        ]),
+      'DUPLICATE_PLAYER',
+      'R5.1',
+    );
     expectRefusal(() => seatInOrder(['a', '', 'c']), 'INVALID_PLAYER', 'R5.1');
   });
 
@@ -100,10 +132,19 @@ describe('R5.1 seating', () => {
   it('R5.1 seatChouette takes exactly one of rolls, order, shuffle', () => {
     expect(seatChouette({ order: ['x', 'y', 'z'] }, () => 0)).toEqual(seats('x', ['y', 'z']));
     expect(seatChouette({ shuffle: ['x', 'y', 'z'] }, (n) => n - 1)).toEqual(seats('x', ['y', 'z']));
-    expect(seatChouette({ rolls: [{ playerId: 'x', roll: 1 }, { playerId: 'y', roll: 3 }, { playerId: 'z', roll: 2 }] }, () => 0)).toEqual(
-      seats('y', ['z', 'x']),
-    );
-    expectRefusal(() => seatChouette({ order: ['x', 'y', 'z'], shuffle: ['x'] } as never, () => 0), 'INVALID_SEATING', 'R5.1');
+    expect(
+      seatChouette(
+        {
+          rolls: [
+            { playerId: 'x', roll: 1 },
+            { playerId: 'y', roll: 3 },
+            { playerId: 'z', roll: 2 },
+          ],
+        },
+        () => 0,
+      ),
+    ).toEqual(seats('y', ['z', 'x']));
+    expectRefusal(() => seatChouette({ order: ['x', 'y', 'z'], shuffle: ['x'] }, () => 0), 'INVALID_SEATING', 'R5.1');
     expectRefusal(() => seatChouette({} as never, () => 0), 'INVALID_SEATING', 'R5.1');
   });
 });

@@ -53,10 +53,7 @@ export interface RollOffEntry {
 }
 
 /** The three ways a chouette may be seated (API.md `seating`). */
-export type ChouetteSeating =
-  | { readonly rolls: readonly RollOffEntry[] }
-  | { readonly order: readonly PlayerId[] }
-  | { readonly shuffle: readonly PlayerId[] };
+export type ChouetteSeating = { readonly rolls: readonly RollOffEntry[] } | { readonly order: readonly PlayerId[] } | { readonly shuffle: readonly PlayerId[] };
 
 type PartnerRules = Pick<ChouetteRules, 'partnerFrom'>;
 
@@ -79,7 +76,9 @@ export function seatInOrder(order: readonly PlayerId[]): ChouetteSeats {
  * `details.ties` name every tied group.
  */
 export function seatFromRolls(rolls: readonly RollOffEntry[]): ChouetteSeats {
-  if (!Array.isArray(rolls)) {
+  // Array.isArray would narrow a readonly array to any[]: test the value as unknown.
+  const list: unknown = rolls;
+  if (!Array.isArray(list)) {
     refuse('INVALID_SEATING', 'R5.1', 'The roll-off is a list of { playerId, roll } (R5.1)');
   }
   for (const entry of rolls as readonly unknown[]) {
@@ -140,12 +139,7 @@ function checkPlayers(players: readonly unknown[]): PlayerId[] {
     refuse('INVALID_SEATING', 'R5.1', 'The players are a list of player ids (R5.1)');
   }
   if (players.length < CHOUETTE_MIN_PLAYERS || players.length > CHOUETTE_MAX_PLAYERS) {
-    refuse(
-      'CHOUETTE_PLAYER_COUNT',
-      'R5.1',
-      `A chouette seats ${CHOUETTE_MIN_PLAYERS} to ${CHOUETTE_MAX_PLAYERS} players (R5.1); ${players.length} given`,
-      { count: players.length },
-    );
+    refuse('CHOUETTE_PLAYER_COUNT', 'R5.1', `A chouette seats ${CHOUETTE_MIN_PLAYERS} to ${CHOUETTE_MAX_PLAYERS} players (R5.1); ${players.length} given`, { count: players.length });
   }
   const seen = new Set<PlayerId>();
   for (const p of players) {

@@ -95,20 +95,11 @@ const REDOUBLE_KINDS: readonly OfferKind[] = ['double', 'beaver', 'raccoon'];
  */
 export function startCube(member: PlayerId | null, automaticDoubles: number, ctx: CubeContext): CubeState {
   if (!Number.isInteger(automaticDoubles) || automaticDoubles < 0) {
-    refuse(
-      'INVALID_AUTOMATIC_DOUBLES',
-      'R2.7',
-      `The number of automatic doubles must be a whole number, 0 or more (R2.7); got ${String(automaticDoubles)}`,
-    );
+    refuse('INVALID_AUTOMATIC_DOUBLES', 'R2.7', `The number of automatic doubles must be a whole number, 0 or more (R2.7); got ${String(automaticDoubles)}`);
   }
   if (automaticDoubles > ctx.rules.automaticDoubles) {
     if (ctx.table === 'match') {
-      refuse(
-        'AUTOMATIC_DOUBLES_NOT_ALLOWED',
-        'R2.8',
-        'Automatic doubles are money play only: a match game always starts with the cube at 1 (R2.8)',
-        { automaticDoubles },
-      );
+      refuse('AUTOMATIC_DOUBLES_NOT_ALLOWED', 'R2.8', 'Automatic doubles are money play only: a match game always starts with the cube at 1 (R2.8)', { automaticDoubles });
     }
     refuse(
       'TOO_MANY_AUTOMATIC_DOUBLES',
@@ -121,12 +112,7 @@ export function startCube(member: PlayerId | null, automaticDoubles: number, ctx
   }
   const value = 2 ** automaticDoubles;
   if (value > effectiveCubeLimit(ctx.rules)) {
-    refuse(
-      'CUBE_LIMIT_EXCEEDED',
-      'R2.7',
-      `${automaticDoubles} automatic doubles would put the cube at ${value}, above the cube limit (R2.7, R2.2)`,
-      { automaticDoubles },
-    );
+    refuse('CUBE_LIMIT_EXCEEDED', 'R2.7', `${automaticDoubles} automatic doubles would put the cube at ${value}, above the cube limit (R2.7, R2.2)`, { automaticDoubles });
   }
   return { member, value, owner: null, ownerParty: null, status: 'in-play', pending: null, passed: null };
 }
@@ -135,34 +121,16 @@ export function startCube(member: PlayerId | null, automaticDoubles: number, ctx
 export function offerDouble(cube: CubeState, ctx: CubeContext, actor: Actor): CubeState {
   assertInPlay(cube, actor);
   if (cube.pending) {
-    refuse(
-      'OFFER_PENDING',
-      'R2.6',
-      `${describeOffer(cube.pending)} is waiting for an answer: no second offer until it is taken or passed (R2.6)`,
-      { pending: cube.pending },
-    );
+    refuse('OFFER_PENDING', 'R2.6', `${describeOffer(cube.pending)} is waiting for an answer: no second offer until it is taken or passed (R2.6)`, { pending: cube.pending });
   }
   if (ctx.doubling === 'crawford') {
-    refuse(
-      'CRAWFORD_NO_DOUBLE',
-      'R3.4',
-      'This is the Crawford game (R3.4): the double is annulled and the game goes on without the cube',
-    );
+    refuse('CRAWFORD_NO_DOUBLE', 'R3.4', 'This is the Crawford game (R3.4): the double is annulled and the game goes on without the cube');
   }
   if (ctx.doubling === 'one-point-match') {
-    refuse(
-      'NO_CUBE_IN_ONE_POINT_MATCH',
-      'R3.3',
-      'A 1-point match has no cube at all (R3.3): the double is annulled and the game goes on without the cube',
-    );
+    refuse('NO_CUBE_IN_ONE_POINT_MATCH', 'R3.3', 'A 1-point match has no cube at all (R3.3): the double is annulled and the game goes on without the cube');
   }
   if (cube.ownerParty !== null && cube.ownerParty !== actor.party) {
-    refuse(
-      'NOT_CUBE_OWNER',
-      'R2.2',
-      `${cube.owner ?? 'The other side'} owns the cube at ${cube.value}: only the cube's owner may double (R2.2)`,
-      { owner: cube.owner, value: cube.value },
-    );
+    refuse('NOT_CUBE_OWNER', 'R2.2', `${cube.owner ?? 'The other side'} owns the cube at ${cube.value}: only the cube's owner may double (R2.2)`, { owner: cube.owner, value: cube.value });
   }
   if (ctx.deadCube && ctx.deadCube.mode === 'refuse') {
     const toGo = ctx.deadCube.pointsToGo[actor.party];
@@ -191,12 +159,7 @@ export function answerOffer(cube: CubeState, ctx: CubeContext, actor: Actor, ans
     refuse('NO_OFFER_PENDING', 'R2.3', `There is no double to ${answer}: nobody has offered one (R2.3)`);
   }
   if (actor.party === offer.byParty) {
-    refuse(
-      'NOT_DOUBLED_PARTY',
-      'R2.6',
-      `${describeOffer(offer)}: only the other side may answer it (R2.6)`,
-      { pending: offer },
-    );
+    refuse('NOT_DOUBLED_PARTY', 'R2.6', `${describeOffer(offer)}: only the other side may answer it (R2.6)`, { pending: offer });
   }
   switch (answer) {
     case 'take':
@@ -222,11 +185,7 @@ export function answerOffer(cube: CubeState, ctx: CubeContext, actor: Actor, ans
 function instantRedouble(cube: CubeState, ctx: CubeContext, actor: Actor, offer: CubeOffer, kind: 'beaver' | 'raccoon'): CubeState {
   const rule = kind === 'beaver' ? 'R2.4' : 'R2.5';
   if (ctx.table === 'match') {
-    refuse(
-      kind === 'beaver' ? 'BEAVERS_NOT_ALLOWED' : 'RACCOONS_NOT_ALLOWED',
-      'R2.8',
-      `No ${kind}s in match play (R2.8): answer the double with take or pass`,
-    );
+    refuse(kind === 'beaver' ? 'BEAVERS_NOT_ALLOWED' : 'RACCOONS_NOT_ALLOWED', 'R2.8', `No ${kind}s in match play (R2.8): answer the double with take or pass`);
   }
   const nth = offer.redoubles + 1;
   if (REDOUBLE_KINDS[nth] !== kind) {
@@ -242,9 +201,7 @@ function instantRedouble(cube: CubeState, ctx: CubeContext, actor: Actor, offer:
     refuse(
       kind === 'beaver' ? 'BEAVERS_NOT_ALLOWED' : 'RACCOONS_NOT_ALLOWED',
       rule,
-      kind === 'beaver'
-        ? 'Beavers are off at this table (R2.4): answer the double with take or pass'
-        : 'Raccoons are off at this table (R2.5): answer the beaver with take or pass',
+      kind === 'beaver' ? 'Beavers are off at this table (R2.4): answer the double with take or pass' : 'Raccoons are off at this table (R2.5): answer the beaver with take or pass',
     );
   }
   const redoubled = offer.value * 2;

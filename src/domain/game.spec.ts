@@ -37,9 +37,7 @@ describe('R2.1 a new game', () => {
   it('R2.1 starts with the cube centred at 1, in play, no offer', () => {
     const g = newGame(money());
     expect(g.status).toBe('in-progress');
-    expect(g.cubes).toEqual([
-      { member: null, value: 1, owner: null, ownerParty: null, status: 'in-play', pending: null, passed: null },
-    ]);
+    expect(g.cubes).toEqual([{ member: null, value: 1, owner: null, ownerParty: null, status: 'in-play', pending: null, passed: null }]);
     expect(g.points).toBeNull();
     expect(g.settlement).toEqual([]);
   });
@@ -61,7 +59,13 @@ describe('R1.1 points = cube value × result multiplier', () => {
   });
 
   it('R1.1 either player of a pair may name the winner (R3.7)', () => {
-    const g = replay(matchGame([[A, C], [B, D]]), [finish(D, 'gammon')]);
+    const g = replay(
+      matchGame([
+        [A, C],
+        [B, D],
+      ]),
+      [finish(D, 'gammon')],
+    );
     // match: no Jacoby; cube 1 × gammon 2 = 2
     expect(g).toMatchObject({ winnerSide: 1, points: 2 });
     expect(g.settlement).toEqual([{ from: [A, C], to: [B, D], points: 2, cube: null }]);
@@ -112,11 +116,7 @@ describe('R1.4 resignation', () => {
     expect(g.points).toBe(4);
   });
   it('R1.4 resigned must be true or false', () => {
-    expectRefusal(
-      () => applyAction(money(), newGame(money()), { type: 'finish', winner: A, result: 'single', resigned: 'yes' as never }),
-      'INVALID_RESULT',
-      'R1.4',
-    );
+    expectRefusal(() => applyAction(money(), newGame(money()), { type: 'finish', winner: A, result: 'single', resigned: 'yes' as never }), 'INVALID_RESULT', 'R1.4');
   });
 });
 
@@ -342,7 +342,10 @@ describe('R2.6 offers and answers', () => {
   });
 
   it('R2.6 in a pair, either player of the doubled side answers; the taker is reported as owner (R3.7)', () => {
-    const setup = matchGame([[A, C], [B, D]]);
+    const setup = matchGame([
+      [A, C],
+      [B, D],
+    ]);
     const g = replay(setup, [dbl(C), take(D)]);
     expect(g.cubes[0]).toMatchObject({ value: 2, owner: D, ownerParty: 1 });
     // B is D's partner: he may redouble the cube his side owns

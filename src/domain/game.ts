@@ -11,17 +11,7 @@
  * RuleViolation, never touching its input; `replay` rebuilds a game from its log
  * (undo = replay of all but the last action).
  */
-import {
-  Actor,
-  answerOffer,
-  CubeContext,
-  cubePoints,
-  CubeState,
-  DoublingPermission,
-  finishCube,
-  offerDouble,
-  startCube,
-} from './cube';
+import { Actor, answerOffer, CubeContext, cubePoints, CubeState, DoublingPermission, finishCube, offerDouble, startCube } from './cube';
 import { refuse } from './errors';
 import { CubeRules } from './rules';
 import { sideOf, validateSides } from './sides';
@@ -204,11 +194,7 @@ export function replay(setup: GameSetup, actions: readonly GameAction[], automat
  */
 export function undoLastAction(setup: GameSetup, state: GameState): GameState {
   if (state.status === 'finished') {
-    refuse(
-      'GAME_FINISHED',
-      'R6.3',
-      'This game is finished: it cannot be undone, only voided while it is the latest finished game (R6.3)',
-    );
+    refuse('GAME_FINISHED', 'R6.3', 'This game is finished: it cannot be undone, only voided while it is the latest finished game (R6.3)');
   }
   if (state.actions.length === 0) {
     refuse('NOTHING_TO_UNDO', null, 'No action has been recorded in this game yet: there is nothing to undo');
@@ -250,16 +236,11 @@ function refuseStranger(setup: GameSetup, player: unknown): never {
 
 function refuseFinished(state: GameState, action: GameAction): never {
   const rule = action.type === 'double' ? 'R2.2' : state.endedBy === 'pass' ? 'R1.3' : 'R1.1';
-  const how =
-    state.endedBy === 'pass'
-      ? 'it ended when the double was passed (R1.3)'
-      : `it ended with a ${state.result?.result ?? 'result'} (R1.1)`;
+  const how = state.endedBy === 'pass' ? 'it ended when the double was passed (R1.3)' : `it ended with a ${state.result?.result ?? 'result'} (R1.1)`;
   refuse(
     'GAME_FINISHED',
     rule,
-    action.type === 'double'
-      ? `A double needs a game in progress (R2.2): this game is over, ${how}`
-      : `This game is over: ${how}; no further action is recorded`,
+    action.type === 'double' ? `A double needs a game in progress (R2.2): this game is over, ${how}` : `This game is over: ${how}; no further action is recorded`,
   );
 }
 
@@ -286,28 +267,16 @@ function normaliseAction(action: GameAction): GameAction {
   if (type === 'finish') {
     const finish = action as FinishAction;
     if (!RESULTS.includes(finish.result)) {
-      refuse(
-        'INVALID_RESULT',
-        'R1.1',
-        `A game ends "single", "gammon" or "backgammon" (R1.1); got ${JSON.stringify(finish.result) ?? 'nothing'}`,
-      );
+      refuse('INVALID_RESULT', 'R1.1', `A game ends "single", "gammon" or "backgammon" (R1.1); got ${JSON.stringify(finish.result) ?? 'nothing'}`);
     }
     if (finish.resigned !== undefined && typeof finish.resigned !== 'boolean') {
       refuse('INVALID_RESULT', 'R1.4', '"resigned" is true or false (R1.4)');
     }
     return { type, winner: finish.winner, result: finish.result, resigned: finish.resigned ?? false };
   }
-  refuse(
-    'INVALID_ACTION',
-    null,
-    `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon or finish`,
-  );
+  refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon or finish`);
 }
 
 function refuseMemberCube(): never {
-  refuse(
-    'NO_MEMBER_CUBES',
-    'R5.3',
-    'Member cubes exist only in a chouette (R5.3): leave "cube"/"cubes" out in a match or money game',
-  );
+  refuse('NO_MEMBER_CUBES', 'R5.3', 'Member cubes exist only in a chouette (R5.3): leave "cube"/"cubes" out in a match or money game');
 }

@@ -1,13 +1,4 @@
-import {
-  MatExportError,
-  MatGame,
-  MatGameAction,
-  MatMatch,
-  OPENING_POSITION_XG,
-  renderMat,
-  sanitizeName,
-  SET_OPENING_POSITION,
-} from './mat-export';
+import { MatExportError, MatGame, MatGameAction, MatMatch, OPENING_POSITION_XG, renderMat, sanitizeName, SET_OPENING_POSITION } from './mat-export';
 
 /** n blanks: the expected texts below count their columns by hand. */
 const sp = (n: number): string => ' '.repeat(n);
@@ -16,14 +7,7 @@ const double = (side: 0 | 1, value?: number): MatGameAction => ({ type: 'double'
 const take = (side: 0 | 1): MatGameAction => ({ type: 'take', side });
 const pass = (side: 0 | 1): MatGameAction => ({ type: 'pass', side });
 
-function game(
-  gameNo: number,
-  scoreBefore: [number, number],
-  actions: MatGameAction[],
-  winnerSide: 0 | 1,
-  points: number,
-  extra: Partial<MatGame> = {},
-): MatGame {
+function game(gameNo: number, scoreBefore: [number, number], actions: MatGameAction[], winnerSide: 0 | 1, points: number, extra: Partial<MatGame> = {}): MatGame {
   return { gameNo, scoreBefore, crawford: false, actions, winnerSide, points, matchOver: false, ...extra };
 }
 
@@ -338,7 +322,7 @@ describe('renderMat: a 5-point match', () => {
     for (const l of scoreLines) expect(l.indexOf('Carl')).toBe(32);
   });
 
-  it('writes cube words in the acting side\'s column: column 6 left, column 34 right', () => {
+  it("writes cube words in the acting side's column: column 6 left, column 34 right", () => {
     const rows = text.split('\n').filter((l) => /^ {0,2}\d+\) /.test(l));
     for (const row of rows) {
       for (const word of ['Doubles', 'Takes', 'Drops']) {
@@ -353,7 +337,7 @@ describe('renderMat: a 5-point match', () => {
     expect(g2[3].indexOf('Wins 1 point')).toBe(34);
   });
 
-  it('keeps every numbered row longer than 15 characters, with its right column at 33 (gnubg\'s split)', () => {
+  it("keeps every numbered row longer than 15 characters, with its right column at 33 (gnubg's split)", () => {
     const rows = text.split('\n').filter((l) => /^ {0,2}\d+\) /.test(l));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
@@ -367,13 +351,7 @@ describe('renderMat: a 5-point match', () => {
     expect(wins).toHaveLength(5);
     expect(wins[4].trim()).toBe('Wins 2 points and the match');
     expect(wins.slice(0, 4).some((l) => l.includes('match'))).toBe(false);
-    expect(wins.map((l) => l.trim())).toEqual([
-      'Wins 2 points',
-      'Wins 1 point',
-      'Wins 2 points',
-      'Wins 1 point',
-      'Wins 2 points and the match',
-    ]);
+    expect(wins.map((l) => l.trim())).toEqual(['Wins 2 points', 'Wins 1 point', 'Wins 2 points', 'Wins 1 point', 'Wins 2 points and the match']);
   });
 
   it('uses \\n line ends only, ends with one, and is the same every time', () => {
@@ -491,7 +469,7 @@ describe('renderMat: names and header', () => {
 });
 
 describe('renderMat: cube lines', () => {
-  it('writes a beaver in the taker\'s column and a raccoon in the doubler\'s (money-only, R2.8, but supported)', () => {
+  it("writes a beaver in the taker's column and a raccoon in the doubler's (money-only, R2.8, but supported)", () => {
     const m: MatMatch = {
       target: 15,
       names: ['Ann', 'Bob'],
@@ -564,10 +542,7 @@ describe('renderMat refuses what gnubg would read differently', () => {
     refused(base([game(1, [5, 0], [], 0, 1)]), 'already reached');
     refused(base([game(1, [4, 0], [], 0, 1)]), 'not marked as ending the match');
     refused(base([game(1, [0, 0], [], 0, 1, { matchOver: true })]), 'does not reach');
-    refused(
-      base([game(1, [4, 0], [], 0, 1, { matchOver: true }), game(2, [4, 0], [], 1, 1)]),
-      'no game can follow',
-    );
+    refused(base([game(1, [4, 0], [], 0, 1, { matchOver: true }), game(2, [4, 0], [], 1, 1)]), 'no game can follow');
   });
 
   it('cube actions in a game marked Crawford', () => {
@@ -576,7 +551,7 @@ describe('renderMat refuses what gnubg would read differently', () => {
 });
 
 describe('the Set Pos line', () => {
-  it('is the opening position with the cube centred, as gnubg\'s PositionFromXG and the importer read it', () => {
+  it("is the opening position with the cube centred, as gnubg's PositionFromXG and the importer read it", () => {
     // index 36 is '/', the cube character at 37 is '0' (centred, value 1)
     expect(SET_OPENING_POSITION.length).toBe(38);
     expect(SET_OPENING_POSITION[36]).toBe('/');

@@ -175,9 +175,7 @@ export function renderMat(m: MatMatch): string {
     const label = `game ${index + 1}${game.gameNo !== undefined ? ` (no. ${String(game.gameNo)})` : ''}`;
     const before = checkScore(game.scoreBefore, target, label);
     if (previousAfter && (before[0] < previousAfter[0] || before[1] < previousAfter[1])) {
-      fail(
-        `${label}: the score before it (${before[0]}-${before[1]}) is lower than after the game before (${previousAfter[0]}-${previousAfter[1]})`,
-      );
+      fail(`${label}: the score before it (${before[0]}-${before[1]}) is lower than after the game before (${previousAfter[0]}-${previousAfter[1]})`);
     }
     const { rows, cube, passed } = layOutActions(game, label);
     const points = checkResult(game, cube, passed, label);
@@ -235,7 +233,7 @@ function layOutActions(game: MatGame, label: string): { rows: string[]; cube: nu
     switch (action.type) {
       case 'double': {
         if (pending) fail(`${where}: a ${pending.kind} to ${pending.value} is still waiting for an answer`);
-        if (owner !== null && owner !== side) fail(`${where}: side ${owner} owns the cube at ${cube}; side ${side} cannot double`);
+        if (owner !== null && owner !== side) fail(`${where}: side ${String(owner)} owns the cube at ${cube}; side ${side} cannot double`);
         pending = { by: side, value: cube * 2, kind: 'double', receiver: side === 0 ? 1 : 0 };
         text = `Doubles => ${checkValue(action, pending.value, where)}`;
         break;
@@ -326,7 +324,7 @@ function checkScore(score: unknown, target: number, label: string): [number, num
   if (!Array.isArray(score) || score.length !== 2 || !ok(score[0]) || !ok(score[1])) {
     fail(`${label}: scoreBefore must be two whole numbers, 0 or more`);
   }
-  const before: [number, number] = [score[0] as number, score[1] as number];
+  const before: [number, number] = [score[0], score[1]];
   if (before[0] >= target || before[1] >= target) {
     fail(`${label}: ${before[0]}-${before[1]} has already reached the ${target}-point target; no game is played after the end`);
   }
@@ -375,9 +373,7 @@ function sanitizeTagValue(value: string): string {
 
 /** Control characters and Unicode blanks/line separators to one ASCII blank; trimmed. */
 function collapse(s: string): string {
-  return s
-    .replace(/[\p{Cc}\p{Zs}\p{Zl}\p{Zp}]+/gu, ' ')
-    .trim();
+  return s.replace(/[\p{Cc}\p{Zs}\p{Zl}\p{Zp}]+/gu, ' ').trim();
 }
 
 function truncateUtf8(s: string, maxBytes: number): string {

@@ -55,12 +55,9 @@ describe('R3.7 sides', () => {
 });
 
 describe('R2.8 money-only settings in a match', () => {
-  it.each([{ beavers: true }, { raccoons: true, beavers: true }, { jacoby: true }, { automaticDoubles: 1 }])(
-    'R2.8 refuses %p',
-    (rules) => {
-      expectRefusal(() => createMatch({ sides: [[A], [B]], target: 5, rules }), 'MONEY_ONLY_SETTING', 'R2.8');
-    },
-  );
+  it.each([{ beavers: true }, { raccoons: true, beavers: true }, { jacoby: true }, { automaticDoubles: 1 }])('R2.8 refuses %p', (rules) => {
+    expectRefusal(() => createMatch({ sides: [[A], [B]], target: 5, rules }), 'MONEY_ONLY_SETTING', 'R2.8');
+  });
   it('R2.8 accepts them switched off', () => {
     const m = createMatch({ sides: [[A], [B]], target: 5, rules: { beavers: false, raccoons: false, jacoby: false, automaticDoubles: 0 } });
     expect(m.rules).toEqual(MATCH_DEFAULTS);

@@ -93,12 +93,7 @@ export function validateTarget(target: unknown): number {
     });
   }
   if (target < MIN_TARGET || target > MAX_TARGET) {
-    refuse(
-      'TARGET_OUT_OF_RANGE',
-      'R3.1',
-      `A ${target}-point match is out of range: the target is an odd number from ${MIN_TARGET} to ${MAX_TARGET} (R3.1)`,
-      { target },
-    );
+    refuse('TARGET_OUT_OF_RANGE', 'R3.1', `A ${target}-point match is out of range: the target is an odd number from ${MIN_TARGET} to ${MAX_TARGET} (R3.1)`, { target });
   }
   if (target % 2 === 0) {
     refuse('TARGET_EVEN', 'R3.1', `${target} is even: a match is played to an odd number of points, such as 3, 5 or 7 (R3.1)`, {
@@ -134,12 +129,7 @@ export function scoreMatch(match: Pick<MatchSetup, 'target' | 'rules'>, history:
 
   for (const [position, event] of history.entries()) {
     if (winnerSide !== null) {
-      refuse(
-        'MATCH_FINISHED',
-        'R3.2',
-        `The match is over (${score[0]}-${score[1]} to ${target}): nothing more can be recorded in it (R3.2)`,
-        { position },
-      );
+      refuse('MATCH_FINISHED', 'R3.2', `The match is over (${score[0]}-${score[1]} to ${target}): nothing more can be recorded in it (R3.2)`, { position });
     }
     checkEvent(event, position);
     if (event.kind === 'game') {
@@ -211,11 +201,7 @@ export function scoreMatch(match: Pick<MatchSetup, 'target' | 'rules'>, history:
  */
 export function nextMatchGameSetup(match: MatchSetup, score: MatchScore): GameSetup {
   if (!score.nextGame) {
-    refuse(
-      'MATCH_FINISHED',
-      'R3.2',
-      `The match is over (${score.score[0]}-${score.score[1]} to ${match.target}): no game can start after the end (R3.2)`,
-    );
+    refuse('MATCH_FINISHED', 'R3.2', `The match is over (${score.score[0]}-${score.score[1]} to ${match.target}): no game can start after the end (R3.2)`);
   }
   return {
     table: 'match',

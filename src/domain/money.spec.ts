@@ -59,13 +59,28 @@ describe('R6.2 bound: gross money per party (grossDeltas)', () => {
       { from: 'a', to: 'b', amountMinor: 300 },
       { from: 'b', to: 'house', amountMinor: 30 },
     ]);
-    expect(d).toEqual(new Map([['a', 300n], ['b', 330n], ['house', 30n]]));
+    expect(d).toEqual(
+      new Map([
+        ['a', 300n],
+        ['b', 330n],
+        ['house', 30n],
+      ]),
+    );
   });
 
   it('a reversal takes back what the transfer it reverses added, so a void leaves the gross as before', () => {
-    const game = [{ from: 'a', to: 'b', amountMinor: 300 }, { from: 'b', to: 'house', amountMinor: 30 }];
+    const game = [
+      { from: 'a', to: 'b', amountMinor: 300 },
+      { from: 'b', to: 'house', amountMinor: 30 },
+    ];
     const voided = game.map((e) => ({ from: e.to, to: e.from, amountMinor: e.amountMinor, reverses: true }));
-    expect(grossDeltas(voided)).toEqual(new Map([['a', -300n], ['b', -330n], ['house', -30n]]));
+    expect(grossDeltas(voided)).toEqual(
+      new Map([
+        ['a', -300n],
+        ['b', -330n],
+        ['house', -30n],
+      ]),
+    );
     expect(grossDeltas([...game, ...voided])).toEqual(new Map());
   });
 

@@ -25,12 +25,10 @@ export function isSafeMinor(value: unknown): value is number {
  */
 export function assertMinor(value: unknown, field = 'amountMinor'): number {
   if (!isSafeMinor(value)) {
-    refuse(
-      AMOUNT_OUT_OF_RANGE,
-      'R6.2',
-      `${field} must be an integer number of minor units between -${MAX_MINOR} and ${MAX_MINOR}`,
-      { field, value: typeof value === 'bigint' ? value.toString() : value },
-    );
+    refuse(AMOUNT_OUT_OF_RANGE, 'R6.2', `${field} must be an integer number of minor units between -${MAX_MINOR} and ${MAX_MINOR}`, {
+      field,
+      value: typeof value === 'bigint' ? value.toString() : value,
+    });
   }
   return value;
 }
@@ -38,12 +36,7 @@ export function assertMinor(value: unknown, field = 'amountMinor'): number {
 /** Converts a BigInt result back to a number, refusing (R6.2) when it is not safe. */
 export function fromBigMinor(value: bigint, field = 'amountMinor'): number {
   if (value > BigInt(MAX_MINOR) || value < -BigInt(MAX_MINOR)) {
-    refuse(
-      AMOUNT_OUT_OF_RANGE,
-      'R6.2',
-      `${field} is outside ±${MAX_MINOR} minor units`,
-      { field, value: value.toString() },
-    );
+    refuse(AMOUNT_OUT_OF_RANGE, 'R6.2', `${field} is outside ±${MAX_MINOR} minor units`, { field, value: value.toString() });
   }
   return Number(value);
 }

@@ -14,7 +14,11 @@ const play = (actions: GameAction[]) => replay(setup, actions);
 
 describe('R4.2 money game payouts: the loser pays stake × points', () => {
   it('R4.2 gammon on a taken cube of 2 at 250 a point: 2 × 2 × 250 = 1000 from bob to alice', () => {
-    const g = play([{ type: 'double', by: A }, { type: 'take', by: B }, { type: 'finish', winner: A, result: 'gammon' }]);
+    const g = play([
+      { type: 'double', by: A },
+      { type: 'take', by: B },
+      { type: 'finish', winner: A, result: 'gammon' },
+    ]);
     expect(moneyGamePayouts(g, table.stakeMinor)).toEqual([{ from: B, to: A, amountMinor: 1000 }]);
   });
 
@@ -24,7 +28,10 @@ describe('R4.2 money game payouts: the loser pays stake × points', () => {
   });
 
   it('R4.2/R1.3 a pass of a double from 1 pays 1 × 250', () => {
-    const g = play([{ type: 'double', by: B }, { type: 'pass', by: A }]);
+    const g = play([
+      { type: 'double', by: B },
+      { type: 'pass', by: A },
+    ]);
     expect(moneyGamePayouts(g, 250)).toEqual([{ from: A, to: B, amountMinor: 250 }]);
   });
 
@@ -62,7 +69,16 @@ describe('R3.8 match stake', () => {
 
   it('R3.8 pair against pair, odd stake 1001: 501 + 500 on each side, odd unit on the first-named', () => {
     // payers C 501, D 500; payees A 501, B 500
-    expect(matchStakePayouts([[A, B], [C, D]], 0, 1001)).toEqual([
+    expect(
+      matchStakePayouts(
+        [
+          [A, B],
+          [C, D],
+        ],
+        0,
+        1001,
+      ),
+    ).toEqual([
       { from: C, to: A, amountMinor: 501 },
       { from: D, to: B, amountMinor: 500 },
     ]);
@@ -83,7 +99,16 @@ describe('R3.8 match stake', () => {
   });
 
   it('R3.8 a stake of 1 between pairs: one transfer of 1, first-named to first-named', () => {
-    expect(matchStakePayouts([[A, B], [C, D]], 1, 1)).toEqual([{ from: A, to: C, amountMinor: 1 }]);
+    expect(
+      matchStakePayouts(
+        [
+          [A, B],
+          [C, D],
+        ],
+        1,
+        1,
+      ),
+    ).toEqual([{ from: A, to: C, amountMinor: 1 }]);
   });
 
   it('R3.8 only the game that ends the match carries the stake', () => {
@@ -92,11 +117,7 @@ describe('R3.8 match stake', () => {
     expect(matchGamePayouts(g, { sides, stakeMinor: 700, endsMatch: false })).toEqual([]);
     expect(matchGamePayouts(g, { sides, stakeMinor: null, endsMatch: true })).toEqual([]);
     expect(matchGamePayouts(g, { sides, stakeMinor: 700, endsMatch: true })).toEqual([{ from: A, to: B, amountMinor: 700 }]);
-    expectRefusal(
-      () => matchGamePayouts({ status: 'in-progress', winnerSide: null }, { sides, stakeMinor: 700, endsMatch: true }),
-      'GAME_NOT_FINISHED',
-      'R3.8',
-    );
+    expectRefusal(() => matchGamePayouts({ status: 'in-progress', winnerSide: null }, { sides, stakeMinor: 700, endsMatch: true }), 'GAME_NOT_FINISHED', 'R3.8');
   });
 });
 

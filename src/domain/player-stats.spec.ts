@@ -51,7 +51,16 @@ describe('player statistics (issue 2)', () => {
     });
 
     it('R3.7: both players of a pair win and lose with their side', () => {
-      const g: StatsGame = { kind: 'match', sides: [['ann', 'bob'], ['cid', 'dee']], winnerSide: 1, result: { result: 'gammon' }, actions: [] };
+      const g: StatsGame = {
+        kind: 'match',
+        sides: [
+          ['ann', 'bob'],
+          ['cid', 'dee'],
+        ],
+        winnerSide: 1,
+        result: { result: 'gammon' },
+        actions: [],
+      };
       expect(stats('bob', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 0, gammonsLost: 1 });
       expect(stats('dee', [g])).toMatchObject({ gamesPlayed: 1, gamesWon: 1, gammonsWon: 1 });
     });
@@ -72,7 +81,10 @@ describe('player statistics (issue 2)', () => {
     it('R5.9: in a chouette the box side is the box and his partner; the team is the line', () => {
       const boxWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 0, result: { result: 'gammon' }, cubes: [cube('cap', 'box', 2), cube('m2', 'box', 2)] });
       const teamWins = chouette('box', 'par', ['cap', 'm2'], { winnerSide: 1, cubes: [cube('cap', 'member'), cube('m2', 'member')] });
-      expect(sidesOf(boxWins)).toEqual([['box', 'par'], ['cap', 'm2']]);
+      expect(sidesOf(boxWins)).toEqual([
+        ['box', 'par'],
+        ['cap', 'm2'],
+      ]);
       expect(stats('par', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsWon: 1 });
       expect(stats('box', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsWon: 1 });
       expect(stats('m2', [boxWins, teamWins])).toMatchObject({ gamesPlayed: 2, gamesWon: 1, gammonsLost: 1 });
@@ -156,7 +168,7 @@ describe('player statistics (issue 2)', () => {
       expect(stats('bob', [g])).toMatchObject({ backgammonsLost: 1 });
     });
 
-    it('R1.3/R5.4: in a chouette a member who passed lost a single; the finish\'s level counts for the cubes it decided', () => {
+    it("R1.3/R5.4: in a chouette a member who passed lost a single; the finish's level counts for the cubes it decided", () => {
       // Box doubles; M2 passes (single), Cap and M3 take; the team wins a gammon at the finish.
       // Box: −4 + 1 − 4 = −7 points, lost at the finish's level.
       const g = chouette('box', null, ['cap', 'm2', 'm3'], {
@@ -180,14 +192,21 @@ describe('player statistics (issue 2)', () => {
     });
 
     it('R1.3: a game ended by a pass is single', () => {
-      const g = money('ann', 'bob', { winnerSide: 0, result: null, actions: [{ type: 'double', by: 'ann' }, { type: 'pass', by: 'bob' }] });
+      const g = money('ann', 'bob', {
+        winnerSide: 0,
+        result: null,
+        actions: [
+          { type: 'double', by: 'ann' },
+          { type: 'pass', by: 'bob' },
+        ],
+      });
       expect(levelOf(g)).toBe('single');
       expect(stats('ann', [g])).toMatchObject({ gamesWon: 1, gammonsWon: 0, backgammonsWon: 0 });
     });
   });
 
   describe('cube actions', () => {
-    it('counts the player\'s own doubles, takes, passes and beavers; a raccoon counts as a beaver', () => {
+    it("counts the player's own doubles, takes, passes and beavers; a raccoon counts as a beaver", () => {
       const g = money('ann', 'bob', {
         actions: [
           { type: 'double', by: 'ann' },
@@ -204,13 +223,19 @@ describe('player statistics (issue 2)', () => {
       expect(stats('bob', [g])).toMatchObject({ doubles: 1, takes: 1, passes: 1, beavers: 1 });
     });
 
-    it('a finish is not a cube action, and another player\'s actions are not counted', () => {
+    it("a finish is not a cube action, and another player's actions are not counted", () => {
       const g = money('ann', 'bob', { actions: [{ type: 'finish' }, { type: 'double', by: 'cid' }] });
       expect(stats('ann', [g])).toMatchObject({ doubles: 0, takes: 0, passes: 0, beavers: 0 });
     });
 
     it('R5.3: one box double addressed to several cubes is one double', () => {
-      const g = chouette('box', null, ['cap', 'm2'], { actions: [{ type: 'double', by: 'box' }, { type: 'take', by: 'cap' }, { type: 'take', by: 'm2' }] });
+      const g = chouette('box', null, ['cap', 'm2'], {
+        actions: [
+          { type: 'double', by: 'box' },
+          { type: 'take', by: 'cap' },
+          { type: 'take', by: 'm2' },
+        ],
+      });
       expect(stats('box', [g])).toMatchObject({ doubles: 1 });
       expect(stats('m2', [g])).toMatchObject({ takes: 1 });
     });
@@ -221,7 +246,13 @@ describe('player statistics (issue 2)', () => {
       const matches: StatsMatch[] = [
         { sides: [['ann'], ['bob']], winnerSide: 0 },
         { sides: [['bob'], ['ann']], winnerSide: 0 },
-        { sides: [['ann', 'cid'], ['bob', 'dee']], winnerSide: 0 },
+        {
+          sides: [
+            ['ann', 'cid'],
+            ['bob', 'dee'],
+          ],
+          winnerSide: 0,
+        },
         { sides: [['cid'], ['dee']], winnerSide: 1 },
       ];
       expect(stats('ann', [], matches)).toMatchObject({ matchesPlayed: 3, matchesWon: 2 });
@@ -236,12 +267,17 @@ describe('player statistics (issue 2)', () => {
 
   describe('money', () => {
     it('R6.2: sums the session nets per currency, by currency code', () => {
-      const s = stats('ann', [], [], [
-        { currency: 'USD', netMinor: 500 },
-        { currency: 'EUR', netMinor: -300 },
-        { currency: 'USD', netMinor: -1200 },
-        { currency: 'CHF', netMinor: 0 },
-      ]);
+      const s = stats(
+        'ann',
+        [],
+        [],
+        [
+          { currency: 'USD', netMinor: 500 },
+          { currency: 'EUR', netMinor: -300 },
+          { currency: 'USD', netMinor: -1200 },
+          { currency: 'CHF', netMinor: 0 },
+        ],
+      );
       expect(s.money).toEqual([
         { currency: 'CHF', netMinor: 0 },
         { currency: 'EUR', netMinor: -300 },
@@ -251,8 +287,28 @@ describe('player statistics (issue 2)', () => {
 
     it('R6.2: sums exactly near 2^53 and refuses a total beyond it', () => {
       const max = Number.MAX_SAFE_INTEGER;
-      expect(stats('ann', [], [], [{ currency: 'USD', netMinor: max }, { currency: 'USD', netMinor: -1 }]).money).toEqual([{ currency: 'USD', netMinor: max - 1 }]);
-      expect(() => stats('ann', [], [], [{ currency: 'USD', netMinor: max }, { currency: 'USD', netMinor: 1 }])).toThrow(/outside/);
+      expect(
+        stats(
+          'ann',
+          [],
+          [],
+          [
+            { currency: 'USD', netMinor: max },
+            { currency: 'USD', netMinor: -1 },
+          ],
+        ).money,
+      ).toEqual([{ currency: 'USD', netMinor: max - 1 }]);
+      expect(() =>
+        stats(
+          'ann',
+          [],
+          [],
+          [
+            { currency: 'USD', netMinor: max },
+            { currency: 'USD', netMinor: 1 },
+          ],
+        ),
+      ).toThrow(/outside/);
     });
   });
 

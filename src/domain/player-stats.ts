@@ -283,9 +283,7 @@ export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
   for (const s of input.sessionNets) {
     totals.set(s.currency, (totals.get(s.currency) ?? 0n) + BigInt(s.netMinor));
   }
-  stats.money = [...totals.entries()]
-    .sort(([a], [b]) => compareParty(a, b))
-    .map(([currency, net]) => ({ currency, netMinor: fromBigMinor(net, 'netMinor') }));
+  stats.money = [...totals.entries()].sort(([a], [b]) => compareParty(a, b)).map(([currency, net]) => ({ currency, netMinor: fromBigMinor(net, 'netMinor') }));
   return stats;
 }
 

@@ -51,7 +51,12 @@ const matchScenario: fc.Arbitrary<Scenario> = fc
   .map((m) => ({
     setup: {
       table: 'match',
-      sides: m.pairs ? [['a', 'c'], ['b', 'd']] : [['a'], ['b']],
+      sides: m.pairs
+        ? [
+            ['a', 'c'],
+            ['b', 'd'],
+          ]
+        : [['a'], ['b']],
       rules: resolveMatchRules({ deadCube: m.deadCube, cubeLimit: m.cubeLimit, backgammonMultiplier: m.backgammonMultiplier }),
       doubling: m.doubling,
       match: { pointsToGo: m.toGo, deadCube: m.deadCube },
@@ -60,10 +65,7 @@ const matchScenario: fc.Arbitrary<Scenario> = fc
   }));
 
 // Mostly the two players every game has; sometimes a partner (in a pair) or a stranger.
-const player: fc.Arbitrary<PlayerId> = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom<PlayerId>(POOL[0], POOL[1]) },
-  { weight: 2, arbitrary: fc.constantFrom<PlayerId>(...POOL.slice(2)) },
-);
+const player: fc.Arbitrary<PlayerId> = fc.oneof({ weight: 8, arbitrary: fc.constantFrom<PlayerId>(POOL[0], POOL[1]) }, { weight: 2, arbitrary: fc.constantFrom<PlayerId>(...POOL.slice(2)) });
 const action: fc.Arbitrary<GameAction> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ type: fc.constant('double' as const), by: player }) },
   {
@@ -242,8 +244,7 @@ describe('properties of match scoring (R3.2, R3.4, R3.6)', () => {
                 state = applyAction(setup, state, a);
               } catch (e) {
                 if (!(e instanceof RuleViolation)) throw e;
-                const fairDouble =
-                  a.type === 'double' && state.status === 'in-progress' && sideOf(setup.sides, a.by) !== null && !state.cubes[0].pending;
+                const fairDouble = a.type === 'double' && state.status === 'in-progress' && sideOf(setup.sides, a.by) !== null && !state.cubes[0].pending;
                 if (fairDouble && state.crawford) expect(e.code).toBe('CRAWFORD_NO_DOUBLE');
                 if (!state.crawford) expect(e.code).not.toBe('CRAWFORD_NO_DOUBLE');
               }

@@ -129,11 +129,7 @@ export function averageRating(side: readonly RatedPlayer[]): number {
  * (DUPLICATE_PLAYER), a winnerSide other than 0 or 1, or invalid numbers
  * (INVALID_RATING_INPUT).
  */
-export function pairRatingChanges(
-  sides: readonly [readonly SidePlayer[], readonly SidePlayer[]],
-  winnerSide: 0 | 1,
-  target: number,
-): Map<string, RatingOutcome> {
+export function pairRatingChanges(sides: readonly [readonly SidePlayer[], readonly SidePlayer[]], winnerSide: 0 | 1, target: number): Map<string, RatingOutcome> {
   if (winnerSide !== 0 && winnerSide !== 1) {
     refuse('INVALID_RATING_INPUT', 'R7.1', 'winnerSide must be 0 or 1', { winnerSide });
   }

@@ -1,13 +1,4 @@
-import {
-  effectiveCubeLimit,
-  isPowerOfTwo,
-  MATCH_DEFAULTS,
-  MAX_CUBE_VALUE,
-  maxInstantRedoubles,
-  MONEY_DEFAULTS,
-  resolveMatchRules,
-  resolveMoneyRules,
-} from './rules';
+import { effectiveCubeLimit, isPowerOfTwo, MATCH_DEFAULTS, MAX_CUBE_VALUE, maxInstantRedoubles, MONEY_DEFAULTS, resolveMatchRules, resolveMoneyRules } from './rules';
 import { expectRefusal } from './test-helpers';
 
 describe('R4.3 money settings and defaults', () => {

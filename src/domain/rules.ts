@@ -127,12 +127,9 @@ function resolve<T extends CubeRules>(kind: TableKind, input: object, defaults: 
   const given = input as Record<string, unknown>;
   for (const key of Object.keys(given)) {
     if (!(key in defaults)) {
-      refuse(
-        'UNKNOWN_SETTING',
-        kind === 'money' ? 'R4.3' : 'R2.8',
-        `"${key}" is not a setting of a ${kind === 'money' ? 'money game (R4.3)' : 'match (R2.8, R3.4, R3.5)'}`,
-        { setting: key },
-      );
+      refuse('UNKNOWN_SETTING', kind === 'money' ? 'R4.3' : 'R2.8', `"${key}" is not a setting of a ${kind === 'money' ? 'money game (R4.3)' : 'match (R2.8, R3.4, R3.5)'}`, {
+        setting: key,
+      });
     }
   }
   const merged: Record<string, unknown> = { ...(defaults as object) };
@@ -158,39 +155,27 @@ function resolve<T extends CubeRules>(kind: TableKind, input: object, defaults: 
     refuse(
       'INVALID_CUBE_LIMIT',
       'R2.2',
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the client's value, whatever its type
       `The cube limit must be a power of two from 2 to 2^50, or null for no limit (R2.2); got ${String(limit)}`,
       { setting: 'cubeLimit' },
     );
   }
   const multiplier = merged.backgammonMultiplier;
   if (multiplier !== 2 && multiplier !== 3) {
-    refuse(
-      'INVALID_BACKGAMMON_MULTIPLIER',
-      'R1.2',
-      `A backgammon counts 3 (default) or 2 times the cube (R1.2); got ${String(multiplier)}`,
-      { setting: 'backgammonMultiplier' },
-    );
+    refuse('INVALID_BACKGAMMON_MULTIPLIER', 'R1.2', `A backgammon counts 3 (default) or 2 times the cube (R1.2); got ${String(multiplier)}`, { setting: 'backgammonMultiplier' });
   }
   const autos = merged.automaticDoubles;
   if (typeof autos !== 'number' || !Number.isInteger(autos) || autos < 0 || autos > MAX_AUTOMATIC_DOUBLES) {
-    refuse(
-      'INVALID_AUTOMATIC_DOUBLES',
-      'R2.7',
-      `Automatic doubles must be a whole number from 0 (off) to ${MAX_AUTOMATIC_DOUBLES} (R2.7); got ${String(autos)}`,
-      { setting: 'automaticDoubles' },
-    );
+    refuse('INVALID_AUTOMATIC_DOUBLES', 'R2.7', `Automatic doubles must be a whole number from 0 (off) to ${MAX_AUTOMATIC_DOUBLES} (R2.7); got ${String(autos)}`, {
+      setting: 'automaticDoubles',
+    });
   }
 
   if (kind === 'match') {
     for (const key of MONEY_ONLY) {
       const on = key === 'automaticDoubles' ? merged[key] !== 0 : merged[key] === true;
       if (on) {
-        refuse(
-          'MONEY_ONLY_SETTING',
-          'R2.8',
-          `"${key}" is a money-play setting: beavers, raccoons, automatic doubles and Jacoby are refused in match play (R2.8)`,
-          { setting: key },
-        );
+        refuse('MONEY_ONLY_SETTING', 'R2.8', `"${key}" is a money-play setting: beavers, raccoons, automatic doubles and Jacoby are refused in match play (R2.8)`, { setting: key });
       }
     }
   }
@@ -199,14 +184,11 @@ function resolve<T extends CubeRules>(kind: TableKind, input: object, defaults: 
       setting: 'raccoons',
     });
   }
-  const startValue = 2 ** (autos as number);
+  const startValue = 2 ** autos;
   if (startValue > effectiveCubeLimit(merged as unknown as CubeRules)) {
-    refuse(
-      'INVALID_AUTOMATIC_DOUBLES',
-      'R2.7',
-      `${String(autos)} automatic doubles would start the cube at ${startValue}, above the cube limit of ${String(limit)} (R2.7, R2.2)`,
-      { setting: 'automaticDoubles' },
-    );
+    refuse('INVALID_AUTOMATIC_DOUBLES', 'R2.7', `${String(autos)} automatic doubles would start the cube at ${startValue}, above the cube limit of ${String(limit)} (R2.7, R2.2)`, {
+      setting: 'automaticDoubles',
+    });
   }
   return Object.freeze(merged) as unknown as T;
 }

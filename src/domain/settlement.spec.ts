@@ -86,33 +86,26 @@ describe('R6.4 rake', () => {
     expect(percentFromBasisPoints(250)).toBe(2.5);
   });
 
-  it.each([[2.555], [100.01], [101], [-1], ['abc'], [1e-7], [''], ['2.']])(
-    'R6.4 refuses rakePercent %p',
-    (p) => {
-      expect(refusal(() => basisPointsFromPercent(p))).toMatchObject({ code: 'INVALID_RAKE_PERCENT', rule: 'R6.4' });
-    },
-  );
+  it.each([[2.555], [100.01], [101], [-1], ['abc'], [1e-7], [''], ['2.']])('R6.4 refuses rakePercent %p', (p) => {
+    expect(refusal(() => basisPointsFromPercent(p))).toMatchObject({ code: 'INVALID_RAKE_PERCENT', rule: 'R6.4' });
+  });
 
   it('R6.4 property: 0 ≤ rake ≤ net and rake = floor(net × bp / 10000), checked in BigInt', () => {
     fc.assert(
-      fc.property(
-        fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.maxSafeInteger(), fc.maxSafeNat()),
-        fc.integer({ min: 0, max: 10_000 }),
-        (net, bp) => {
-          const rake = rakeFor(net, bp);
-          expect(Number.isSafeInteger(rake)).toBe(true);
-          if (net <= 0) {
-            expect(rake).toBe(0);
-          } else {
-            expect(rake).toBeGreaterThanOrEqual(0);
-            expect(rake).toBeLessThanOrEqual(net);
-            expect(BigInt(rake)).toBe((BigInt(net) * BigInt(bp)) / 10_000n);
-            // floor: rake × 10000 ≤ net × bp < (rake + 1) × 10000
-            expect(BigInt(rake) * 10_000n <= BigInt(net) * BigInt(bp)).toBe(true);
-            expect(BigInt(net) * BigInt(bp) < (BigInt(rake) + 1n) * 10_000n).toBe(true);
-          }
-        },
-      ),
+      fc.property(fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.maxSafeInteger(), fc.maxSafeNat()), fc.integer({ min: 0, max: 10_000 }), (net, bp) => {
+        const rake = rakeFor(net, bp);
+        expect(Number.isSafeInteger(rake)).toBe(true);
+        if (net <= 0) {
+          expect(rake).toBe(0);
+        } else {
+          expect(rake).toBeGreaterThanOrEqual(0);
+          expect(rake).toBeLessThanOrEqual(net);
+          expect(BigInt(rake)).toBe((BigInt(net) * BigInt(bp)) / 10_000n);
+          // floor: rake × 10000 ≤ net × bp < (rake + 1) × 10000
+          expect(BigInt(rake) * 10_000n <= BigInt(net) * BigInt(bp)).toBe(true);
+          expect(BigInt(net) * BigInt(bp) < (BigInt(rake) + 1n) * 10_000n).toBe(true);
+        }
+      }),
       { numRuns: 500 },
     );
   });
@@ -154,9 +147,7 @@ describe('R6.5 nets from entries and zero sums', () => {
   });
 
   it('R6.2 netsFromEntries refuses unsafe amounts and nets', () => {
-    expect(refusal(() => netsFromEntries([{ from: 'a', to: 'b', amountMinor: 0.5 }])).code).toBe(
-      'AMOUNT_OUT_OF_RANGE',
-    );
+    expect(refusal(() => netsFromEntries([{ from: 'a', to: 'b', amountMinor: 0.5 }])).code).toBe('AMOUNT_OUT_OF_RANGE');
     expect(
       refusal(() =>
         netsFromEntries([
@@ -288,17 +279,8 @@ describe('R6.5 settlement transfers', () => {
   });
 
   describe('R6.5 properties', () => {
-    const partyId = fc.oneof(
-      fc.string({ minLength: 1, maxLength: 6 }),
-      fc.uuid(),
-      fc.constantFrom('alice', 'bob', 'Alice', 'house-2', 'a', 'b'),
-    );
-    const amount = fc.oneof(
-      fc.constant(0),
-      fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 }),
-      fc.integer({ min: -1000, max: 1000 }),
-      fc.constantFrom(-100, 100, 250, -250),
-    );
+    const partyId = fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.uuid(), fc.constantFrom('alice', 'bob', 'Alice', 'house-2', 'a', 'b'));
+    const amount = fc.oneof(fc.constant(0), fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 }), fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(-100, 100, 250, -250));
 
     /** Up to 15 parties (sometimes including "house") whose balances sum to zero. */
     const zeroSumBalances: fc.Arbitrary<Balance[]> = fc
@@ -367,12 +349,7 @@ describe('R6.5 settlement transfers', () => {
     it('R6.5 the same balances in any order give byte-identical transfers', () => {
       fc.assert(
         fc.property(
-          anyBalances.chain((balances) =>
-            fc.tuple(
-              fc.constant(balances),
-              fc.shuffledSubarray(balances, { minLength: balances.length, maxLength: balances.length }),
-            ),
-          ),
+          anyBalances.chain((balances) => fc.tuple(fc.constant(balances), fc.shuffledSubarray(balances, { minLength: balances.length, maxLength: balances.length }))),
           ([balances, shuffled]) => {
             const a = JSON.stringify(settleTransfers(balances));
             const b = JSON.stringify(settleTransfers(shuffled));

@@ -68,12 +68,7 @@ export function rakeFor(netMinor: number, rakeBasisPoints: number): number {
 
 function assertRakeBasisPoints(bp: unknown): asserts bp is number {
   if (typeof bp !== 'number' || !Number.isInteger(bp) || bp < 0 || bp > BASIS_POINTS_PER_WHOLE) {
-    refuse(
-      'INVALID_RAKE_PERCENT',
-      'R6.4',
-      `rake must be an integer number of basis points from 0 to ${BASIS_POINTS_PER_WHOLE} (0 % to 100 %, 2.5 % = 250)`,
-      { rakeBasisPoints: bp },
-    );
+    refuse('INVALID_RAKE_PERCENT', 'R6.4', `rake must be an integer number of basis points from 0 to ${BASIS_POINTS_PER_WHOLE} (0 % to 100 %, 2.5 % = 250)`, { rakeBasisPoints: bp });
   }
 }
 
@@ -88,12 +83,7 @@ export function basisPointsFromPercent(percent: number | string): number {
   const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text);
   const bp = m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : NaN;
   if (!m || !(bp >= 0 && bp <= BASIS_POINTS_PER_WHOLE)) {
-    refuse(
-      'INVALID_RAKE_PERCENT',
-      'R6.4',
-      'rakePercent must be a number from 0 to 100 with at most two decimals (e.g. 2.5)',
-      { rakePercent: percent },
-    );
+    refuse('INVALID_RAKE_PERCENT', 'R6.4', 'rakePercent must be a number from 0 to 100 with at most two decimals (e.g. 2.5)', { rakePercent: percent });
   }
   return bp;
 }
@@ -113,7 +103,12 @@ export function percentFromBasisPoints(bp: number): number {
  * be fooled by rounding). Refuses (AMOUNT_OUT_OF_RANGE, R6.2) a non-safe amount.
  */
 export function sumsToZero(entries: Iterable<{ balanceMinor: number }>): boolean {
-  return sumMinor(mapIter(entries, (e) => e.balanceMinor), 'balanceMinor') === 0n;
+  return (
+    sumMinor(
+      mapIter(entries, (e) => e.balanceMinor),
+      'balanceMinor',
+    ) === 0n
+  );
 }
 
 /**
@@ -148,10 +143,7 @@ export function netsFromEntries(entries: Iterable<Transfer>): Map<string, number
  * Every party in `nets` or in a payment appears once, sorted by party id; the
  * result is ready for `settleTransfers`.
  */
-export function outstandingBalances(
-  nets: ReadonlyMap<string, number> | Iterable<readonly [string, number]>,
-  payments: Iterable<Transfer>,
-): Balance[] {
+export function outstandingBalances(nets: ReadonlyMap<string, number> | Iterable<readonly [string, number]>, payments: Iterable<Transfer>): Balance[] {
   const acc = new Map<string, bigint>();
   for (const [party, net] of nets) {
     assertParty(party);
@@ -274,7 +266,7 @@ export function settleTransfers(balances: Iterable<Balance>): Transfer[] {
 function assertParty(party: unknown): asserts party is string {
   if (typeof party !== 'string' || party.length === 0) {
     refuse('INVALID_PARTY', 'R6.5', 'a party id must be a non-empty string (a player id or "house")', {
-      party: party as unknown,
+      party: party,
     });
   }
 }

@@ -12,10 +12,7 @@ import { PlayerId, Side, SideIndex, TableKind } from './types';
  */
 export function validateSides(sides: unknown, table: TableKind): readonly [Side, Side] {
   const rule = table === 'match' ? 'R3.7' : 'R4.1';
-  const shape =
-    table === 'match'
-      ? 'A match is between two sides of one player or a pair each (R3.7)'
-      : 'A money game is between two players (R4.1)';
+  const shape = table === 'match' ? 'A match is between two sides of one player or a pair each (R3.7)' : 'A money game is between two players (R4.1)';
   if (!Array.isArray(sides) || sides.length !== 2) {
     refuse('INVALID_SIDES', rule, shape);
   }

@@ -101,7 +101,11 @@ describe('R6.5 settlement statement', () => {
         expect([...open.values()].every((v) => v === 0n)).toBe(true);
 
         // The same ledger in another order gives the same bytes.
-        const shuffle = <T>(xs: T[]) => xs.map((x, i) => ({ x, k: (i * 7919 + seed) % 104729 })).sort((a, b) => a.k - b.k).map((a) => a.x);
+        const shuffle = <T>(xs: T[]) =>
+          xs
+            .map((x, i) => ({ x, k: (i * 7919 + seed) % 104729 }))
+            .sort((a, b) => a.k - b.k)
+            .map((a) => a.x);
         const again = buildStatement(input(shuffle(entries), shuffle(payments), shuffle(players)));
         expect(JSON.stringify(again)).toBe(JSON.stringify(st));
       }),

@@ -6,7 +6,12 @@ const won = (winnerSide: 0 | 1, endedAt?: number): BoardResult => ({ winnerSide,
 
 describe('R3.7 team event line-up', () => {
   it('R3.7 pairs the i-th players of each team on board i, team 0 on side 0', () => {
-    expect(teamBoards([['a1', 'a2', 'a3'], ['b1', 'b2', 'b3']])).toEqual([
+    expect(
+      teamBoards([
+        ['a1', 'a2', 'a3'],
+        ['b1', 'b2', 'b3'],
+      ]),
+    ).toEqual([
       [['a1'], ['b1']],
       [['a2'], ['b2']],
       [['a3'], ['b3']],
@@ -36,8 +41,24 @@ describe('R3.7 team event line-up', () => {
   });
 
   it('R3.7 refuses a player named twice, in one team or in both', () => {
-    expectRefusal(() => teamBoards([['a', 'b', 'a'], ['c', 'd', 'e']]), 'DUPLICATE_PLAYER', 'R3.7');
-    const e = expectRefusal(() => teamBoards([['a', 'b', 'c'], ['d', 'b', 'e']]), 'DUPLICATE_PLAYER', 'R3.7');
+    expectRefusal(
+      () =>
+        teamBoards([
+          ['a', 'b', 'a'],
+          ['c', 'd', 'e'],
+        ]),
+      'DUPLICATE_PLAYER',
+      'R3.7',
+    );
+    const e = expectRefusal(
+      () =>
+        teamBoards([
+          ['a', 'b', 'c'],
+          ['d', 'b', 'e'],
+        ]),
+      'DUPLICATE_PLAYER',
+      'R3.7',
+    );
     expect(e.details).toEqual({ playerId: 'b' });
   });
 

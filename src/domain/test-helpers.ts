@@ -12,6 +12,7 @@ export function expectRefusal(fn: () => unknown, code: string, rule: string | nu
     caught = e;
   }
   if (!(caught instanceof RuleViolation)) {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever was thrown, as String() shows it
     throw new Error(`expected RuleViolation ${code} (${String(rule)}), got ${caught === undefined ? 'no error' : String(caught)}`);
   }
   expect({ code: caught.code, rule: caught.rule }).toEqual({ code, rule });

@@ -15,7 +15,7 @@ export class AuditEntryDto {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The API key that made the request (null for the operator).' })
   apiKeyId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The key\'s name when the record is read (null for the operator).' })
+  @ApiProperty({ type: String, nullable: true, description: "The key's name when the record is read (null for the operator)." })
   keyName: string | null;
 
   @ApiProperty({ example: 'POST' })
@@ -30,10 +30,10 @@ export class AuditEntryDto {
   @ApiProperty({ description: 'The status it was answered with.', example: 201 })
   status: number;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The server\'s id of the request: the X-Request-Id of its answer, also in the logs.' })
+  @ApiProperty({ type: String, nullable: true, description: "The server's id of the request: the X-Request-Id of its answer, also in the logs." })
   requestId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The X-Request-Id the caller sent, if any (kept beside the server\'s id, never in its place).' })
+  @ApiProperty({ type: String, nullable: true, description: "The X-Request-Id the caller sent, if any (kept beside the server's id, never in its place)." })
   clientRequestId: string | null;
 
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, description: 'The JSON body sent, as received (requests carry no token in their bodies).' })
@@ -66,20 +66,25 @@ export class AuditService {
         ORDER BY a.id LIMIT $4`,
       [auth.clubId, q.apiKeyId ?? null, after, limit + 1],
     );
-    return toPage(rows, limit, (r) => [r.id], (r) => ({
-      id: r.id as string,
-      actor: r.actor as 'key' | 'operator',
-      apiKeyId: (r.api_key_id as string | null) ?? null,
-      keyName: (r.key_name as string | null) ?? null,
-      method: r.method as string,
-      route: r.route as string,
-      path: r.path as string,
-      status: r.status as number,
-      requestId: (r.request_id as string | null) ?? null,
-      clientRequestId: (r.client_request_id as string | null) ?? null,
-      body: r.body ?? null,
-      at: (r.created_at as Date).toISOString(),
-    }));
+    return toPage(
+      rows,
+      limit,
+      (r) => [r.id],
+      (r) => ({
+        id: r.id as string,
+        actor: r.actor as 'key' | 'operator',
+        apiKeyId: (r.api_key_id as string | null) ?? null,
+        keyName: (r.key_name as string | null) ?? null,
+        method: r.method as string,
+        route: r.route as string,
+        path: r.path as string,
+        status: r.status as number,
+        requestId: (r.request_id as string | null) ?? null,
+        clientRequestId: (r.client_request_id as string | null) ?? null,
+        body: r.body ?? null,
+        at: (r.created_at as Date).toISOString(),
+      }),
+    );
   }
 }
 

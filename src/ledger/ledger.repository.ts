@@ -73,10 +73,24 @@ export class LedgerRepository {
    * Posts `entries` and adds them to the session's running totals, with `games.delta`
    * finished games for each of `games.players` (a finished game +1, a void −1).
    */
-  async post(m: EntityManager, clubId: string, sessionId: string, tableId: string, gameNo: number | null, entries: NewEntry[], at: Date, games?: { players: string[]; delta: number }): Promise<LedgerEntryEntity[]> {
+  async post(
+    m: EntityManager,
+    clubId: string,
+    sessionId: string,
+    tableId: string,
+    gameNo: number | null,
+    entries: NewEntry[],
+    at: Date,
+    games?: { players: string[]; delta: number },
+  ): Promise<LedgerEntryEntity[]> {
     await this.addToTotals(m, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
     if (entries.length === 0) return [];
-    await addToVolumes(m, clubId, sessionId, entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })));
+    await addToVolumes(
+      m,
+      clubId,
+      sessionId,
+      entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })),
+    );
     const rows: LedgerEntryEntity[] = entries.map((e) => ({
       clubId,
       id: uuid7(),
@@ -103,18 +117,12 @@ export class LedgerRepository {
   }
 
   async forGame(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<LedgerEntryEntity[]> {
-    const rows = await m.query(
-      `SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no = $3 ORDER BY id`,
-      [clubId, tableId, gameNo],
-    );
+    const rows = await m.query(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no = $3 ORDER BY id`, [clubId, tableId, gameNo]);
     return rows.map(mapEntry);
   }
 
   async forGames(m: EntityManager, clubId: string, tableId: string, fromGameNo: number, toGameNo: number): Promise<LedgerEntryEntity[]> {
-    const rows = await m.query(
-      `SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no BETWEEN $3 AND $4 ORDER BY id`,
-      [clubId, tableId, fromGameNo, toGameNo],
-    );
+    const rows = await m.query(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no BETWEEN $3 AND $4 ORDER BY id`, [clubId, tableId, fromGameNo, toGameNo]);
     return rows.map(mapEntry);
   }
 
@@ -131,13 +139,20 @@ export class LedgerRepository {
     return new Map(rows.map((r: Row) => [r.party as string, minorFromDb(r.net)]));
   }
 
-
   /**
    * Adds to the session's running totals (R6.5): each party's net from `entries`, and
    * `gamesDelta` finished games for each of `players` (+1 for a finished game, −1 for a
    * void). Rows are upserted in party order, so concurrent games lock them in one order.
    */
-  private async addToTotals(m: EntityManager, clubId: string, sessionId: string, entries: Array<{ from: string; to: string; amountMinor: number }>, players: string[], gamesDelta: number, at: Date): Promise<void> {
+  private async addToTotals(
+    m: EntityManager,
+    clubId: string,
+    sessionId: string,
+    entries: Array<{ from: string; to: string; amountMinor: number }>,
+    players: string[],
+    gamesDelta: number,
+    at: Date,
+  ): Promise<void> {
     const acc = new Map<string, { net: bigint; games: number }>();
     const row = (party: string) => {
       let r = acc.get(party);

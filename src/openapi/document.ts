@@ -102,7 +102,7 @@ export function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
   if (v && typeof v === 'object') {
     return Object.fromEntries(
-      Object.keys(v as object)
+      Object.keys(v)
         .sort()
         .map((k) => [k, sortDeep((v as Record<string, unknown>)[k])]),
     );

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PlayerDto } from './players.dto';
 
-const GAMES = 'Over the player\'s finished games in the club (every table kind, with or without a session); voided and abandoned games do not count (R6.3).';
+const GAMES = "Over the player's finished games in the club (every table kind, with or without a session); voided and abandoned games do not count (R6.3).";
 const LEVEL =
   'The level of the game as played: the `result` of a game ended by `finish`; a resignation counts at the level resigned (R1.4); a game ended by a pass is single (R1.3). Counted before Jacoby (R1.5) or `backgammonMultiplier` (R1.2) change its value.';
 const CUBE =
@@ -12,7 +12,7 @@ export class MoneyNetDto {
   currency: string;
 
   @ApiProperty({
-    description: 'Sum of the player\'s session nets in this currency (what his games and match stakes won (+) or lost (−), after rake, R6.4), before payments; minor units.',
+    description: "Sum of the player's session nets in this currency (what his games and match stakes won (+) or lost (−), after rake, R6.4), before payments; minor units.",
     example: -1250,
   })
   netMinor: number;
@@ -29,7 +29,7 @@ export class PlayerStatsDto {
   })
   matchesPlayed: number;
 
-  @ApiProperty({ description: 'Those matches won: the player is on the side that reached the target (or was awarded the forfeit), as the match\'s own score says.', example: 3 })
+  @ApiProperty({ description: "Those matches won: the player is on the side that reached the target (or was awarded the forfeit), as the match's own score says.", example: 3 })
   matchesWon: number;
 
   @ApiProperty({ description: `Games played. ${GAMES} A chouette game counts for everyone seated at its start (box, partner, team).`, example: 57 })
@@ -37,7 +37,7 @@ export class PlayerStatsDto {
 
   @ApiProperty({
     description:
-      'Games won: the player is on the winning side (`winnerSide`). A pair (R3.7) wins together. In a chouette each member\'s game is his own cube\'s (R5.4, R5.5): won when his cube won (the box passed his double, or his cube won at the finish), lost when he passed a box double or lost at the finish. The box wins when his cubes net him points (each cube\'s points, before stakes), loses when they net him a loss, neither when even; his partner (R5.9) wins and loses with him. Gammons count in a chouette only where the finish decided the player\'s own game.',
+      "Games won: the player is on the winning side (`winnerSide`). A pair (R3.7) wins together. In a chouette each member's game is his own cube's (R5.4, R5.5): won when his cube won (the box passed his double, or his cube won at the finish), lost when he passed a box double or lost at the finish. The box wins when his cubes net him points (each cube's points, before stakes), loses when they net him a loss, neither when even; his partner (R5.9) wins and loses with him. Gammons count in a chouette only where the finish decided the player's own game.",
     example: 31,
   })
   gamesWon: number;
@@ -68,7 +68,7 @@ export class PlayerStatsDto {
 
   @ApiProperty({
     type: [MoneyNetDto],
-    description: 'Money net per currency, by currency code: the sum of the player\'s nets over every session he played in (its statement\'s `netMinor`). Empty when he never played for money.',
+    description: "Money net per currency, by currency code: the sum of the player's nets over every session he played in (its statement's `netMinor`). Empty when he never played for money.",
   })
   money: MoneyNetDto[];
 }
@@ -77,7 +77,7 @@ export class PlayerStatsDto {
 export class PlayerDetailDto extends PlayerDto {
   @ApiProperty({
     type: PlayerStatsDto,
-    description: 'Statistics over the club\'s finished games and matches, computed when asked. Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out.',
+    description: "Statistics over the club's finished games and matches, computed when asked. Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out.",
   })
   stats: PlayerStatsDto;
 }

@@ -122,7 +122,7 @@ export function lowerSeats(seats: StatsChouetteSeats): StatsChouetteSeats {
 export function chouetteCubeResults(r: Row, actions: unknown): StatsCubeResult[] {
   const setup = (r.chouette_setup as ChouetteGameSetup | null) ?? null;
   if (r.kind !== 'chouette' || !setup) return [];
-  const state = replayChouetteGame(setup, ((actions as GameAction[] | null) ?? []), (r.automatic_doubles as number | null) ?? 0);
+  const state = replayChouetteGame(setup, (actions as GameAction[] | null) ?? [], (r.automatic_doubles as number | null) ?? 0);
   return state.settlement.map((c) => ({ member: lower(c.member), winner: c.winner, points: c.points, endedBy: c.endedBy }));
 }
 

@@ -32,8 +32,8 @@ export class PlayersController {
   @Get()
   @MinRole('viewer')
   @ApiOperation({
-    summary: 'List the club\'s players, oldest first',
-    description: 'Items are lean: no `stats` (they cost a read of each player\'s games); `GET /v1/players/{id}` has them.',
+    summary: "List the club's players, oldest first",
+    description: "Items are lean: no `stats` (they cost a read of each player's games); `GET /v1/players/{id}` has them.",
   })
   @ApiOkResponse({ type: PlayerPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
@@ -45,7 +45,7 @@ export class PlayersController {
   @ApiOperation({
     summary: 'One player, with his statistics',
     description:
-      'The player\'s fields and `stats`: matches and games played and won, gammons and backgammons won and lost, cube actions, and money net per currency, over the club\'s finished games and matches (definitions on each field).',
+      "The player's fields and `stats`: matches and games played and won, gammons and backgammons won and lost, cube actions, and money net per currency, over the club's finished games and matches (definitions on each field).",
   })
   @ApiOkResponse({ type: PlayerDetailDto })
   @ApiProblem(404, 'No such player in this club (NOT_FOUND).')

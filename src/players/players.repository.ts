@@ -27,7 +27,10 @@ export class PlayersRepository {
   list(m: EntityManager, clubId: string, after: string | null, limit: number): Promise<PlayerEntity[]> {
     const qb = m.createQueryBuilder(PlayerEntity, 'p').where('p.clubId = :clubId', { clubId });
     if (after) qb.andWhere('p.id > :after', { after });
-    return qb.orderBy('p.id', 'ASC').limit(limit + 1).getMany();
+    return qb
+      .orderBy('p.id', 'ASC')
+      .limit(limit + 1)
+      .getMany();
   }
 
   update(m: EntityManager, p: PlayerEntity, changes: Partial<Pick<PlayerEntity, 'name' | 'nickname' | 'rating' | 'experience'>>): Promise<PlayerEntity> {

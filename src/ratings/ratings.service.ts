@@ -53,10 +53,7 @@ export class RatingsService {
   async rate(m: EntityManager, clubId: string, t: TableEntity, winnerSide: SideIndex): Promise<AppliedRating[]> {
     const setup = t.setup as unknown as MatchTableSetup;
     const ids = [...setup.sides[0], ...setup.sides[1]];
-    const rows: Row[] = await m.query(
-      `SELECT id, rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
-      [clubId, ids],
-    );
+    const rows: Row[] = await m.query(`SELECT id, rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids]);
     const byId = new Map(rows.map((r) => [r.id as string, { rating: Number(r.rating), experience: Number(r.experience) }]));
     const side = (s: string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
     const outcomes = pairRatingChanges([side(setup.sides[0]), side(setup.sides[1])], winnerSide, setup.target);
@@ -93,13 +90,18 @@ export class RatingsService {
         LIMIT $4`,
       [auth.clubId, (after?.[0] as number) ?? null, (after?.[1] as string) ?? null, limit + 1],
     );
-    return toPage(rows, limit, (r) => [Number(r.rating), r.id], (r) => ({
-      playerId: r.id as string,
-      name: r.name as string,
-      rating: roundRating(Number(r.rating)),
-      experience: Number(r.experience),
-      matches: r.matches as number,
-    }));
+    return toPage(
+      rows,
+      limit,
+      (r) => [Number(r.rating), r.id],
+      (r) => ({
+        playerId: r.id as string,
+        name: r.name as string,
+        rating: roundRating(Number(r.rating)),
+        experience: Number(r.experience),
+        matches: r.matches as number,
+      }),
+    );
   }
 }
 
@@ -110,7 +112,7 @@ export class RatingsController {
 
   @Get()
   @MinRole('viewer')
-  @ApiOperation({ summary: 'Club ratings, best first (R7.1)', description: 'Every finished match rates its players by the FIBS formula; a pair plays the other side\'s average (R3.7).' })
+  @ApiOperation({ summary: 'Club ratings, best first (R7.1)', description: "Every finished match rates its players by the FIBS formula; a pair plays the other side's average (R3.7)." })
   @ApiOkResponse({ type: PageOf(RatingDto) })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
     return this.ratings.list(auth, q.limit ?? 50, q.cursor);

@@ -23,7 +23,7 @@ export class CreateSessionDto {
   @MaxLength(100)
   name: string;
 
-  @ApiPropertyOptional({ description: 'ISO 4217; defaults to the club\'s currency (R6.1).', example: 'EUR' })
+  @ApiPropertyOptional({ description: "ISO 4217; defaults to the club's currency (R6.1).", example: 'EUR' })
   @IsOptional()
   @IsCurrency()
   currency?: string;
@@ -33,7 +33,7 @@ export class CreateSessionDto {
   @IsDateString({ strict: true })
   startsAt?: string;
 
-  @ApiPropertyOptional({ description: 'Club commission on each winner\'s net, in percent, at most two decimals (R6.4).', default: 0, minimum: 0, maximum: 100, example: 2.5 })
+  @ApiPropertyOptional({ description: "Club commission on each winner's net, in percent, at most two decimals (R6.4).", default: 0, minimum: 0, maximum: 100, example: 2.5 })
   @IsOptional()
   @RakePercent()
   rakePercent?: number;

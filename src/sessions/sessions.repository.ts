@@ -29,7 +29,10 @@ export class SessionsRepository {
     const qb = m.createQueryBuilder(SessionEntity, 's').where('s.clubId = :clubId', { clubId });
     if (status) qb.andWhere('s.status = :status', { status });
     if (after) qb.andWhere('s.id > :after', { after });
-    return qb.orderBy('s.id', 'ASC').limit(limit + 1).getMany();
+    return qb
+      .orderBy('s.id', 'ASC')
+      .limit(limit + 1)
+      .getMany();
   }
 
   update(m: EntityManager, s: SessionEntity, changes: Partial<SessionEntity>): Promise<SessionEntity> {

@@ -10,17 +10,7 @@ import { ListQuery, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../db/db.service';
-import {
-  BalancesDto,
-  BalancesQuery,
-  CreatePaymentDto,
-  LedgerEntryDto,
-  LedgerQuery,
-  PaymentDto,
-  PlayerStatementDto,
-  PlayerStatementQuery,
-  StatementDto,
-} from './settlement.dto';
+import { BalancesDto, BalancesQuery, CreatePaymentDto, LedgerEntryDto, LedgerQuery, PaymentDto, PlayerStatementDto, PlayerStatementQuery, StatementDto } from './settlement.dto';
 import { SettlementService } from './settlement.service';
 import { renderStatementCsv } from './statement-csv';
 import { renderStatementPdf } from './statement-pdf';
@@ -38,7 +28,7 @@ export class SessionMoneyController {
 
   @Get('ledger')
   @MinRole('viewer')
-  @ApiOperation({ summary: 'The session\'s ledger entries, in the order posted (R6.3, R6.4)' })
+  @ApiOperation({ summary: "The session's ledger entries, in the order posted (R6.3, R6.4)" })
   @ApiOkResponse({ type: LedgerPage })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   ledger(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: LedgerQuery) {
@@ -119,7 +109,8 @@ export class BalancesController {
   @MinRole('viewer')
   @ApiOperation({
     summary: 'Outstanding balances per player and currency, across sessions (R6.6)',
-    description: 'net + paid − received over every session; positive: is owed. The house account appears as `"house"`. Every party with any entry or payment is listed, square ones too, unless `outstanding=true`.',
+    description:
+      'net + paid − received over every session; positive: is owed. The house account appears as `"house"`. Every party with any entry or payment is listed, square ones too, unless `outstanding=true`.',
   })
   @ApiOkResponse({ type: BalancesDto })
   @ApiProblem(422, MONEY_READ_422)
@@ -130,8 +121,8 @@ export class BalancesController {
   @Get('players/:id/statement')
   @MinRole('viewer')
   @ApiOperation({
-    summary: 'A player\'s money across sessions: per-session nets, payments, balance (R6.6)',
-    description: '`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club\'s time zone or an RFC 3339 instant.',
+    summary: "A player's money across sessions: per-session nets, payments, balance (R6.6)",
+    description: "`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant.",
   })
   @ApiOkResponse({ type: PlayerStatementDto })
   @ApiProblem(404, 'No such player in this club (NOT_FOUND).')

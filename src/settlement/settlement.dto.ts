@@ -130,7 +130,7 @@ export class StatementPlayerDto {
   @ApiProperty()
   name: string;
 
-  @ApiProperty({ description: 'What the session\'s games won (+) or lost (−), after rake (R6.4, R6.5).' })
+  @ApiProperty({ description: "What the session's games won (+) or lost (−), after rake (R6.4, R6.5)." })
   netMinor: number;
 
   @ApiProperty({ description: 'Finished games played in the session (voided and abandoned games do not count).' })
@@ -217,13 +217,16 @@ export class StatementDto {
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   closedAt: string | null;
 
-  @ApiProperty({ format: 'date-time', description: 'Time of the latest ledger entry or payment the statement includes (the session\'s creation when there is none): the same ledger gives the same statement, byte for byte.' })
+  @ApiProperty({
+    format: 'date-time',
+    description: "Time of the latest ledger entry or payment the statement includes (the session's creation when there is none): the same ledger gives the same statement, byte for byte.",
+  })
   asOf: string;
 
   @ApiProperty({ type: [StatementPlayerDto], description: 'By name, then id.' })
   players: StatementPlayerDto[];
 
-  @ApiProperty({ description: 'The house\'s take (rake, R6.4).' })
+  @ApiProperty({ description: "The house's take (rake, R6.4)." })
   houseMinor: number;
 
   @ApiProperty({ description: 'What the house is still owed (+) or owes (−) after the payments it took part in.' })
@@ -235,7 +238,7 @@ export class StatementDto {
   @ApiProperty({ type: [TransferDto], description: 'R6.5: who pays whom to settle every outstanding balance exactly; at most (parties with a non-zero balance − 1), the house counted.' })
   transfers: TransferDto[];
 
-  @ApiProperty({ description: 'Players\' nets plus the house\'s: always 0.', example: 0 })
+  @ApiProperty({ description: "Players' nets plus the house's: always 0.", example: 0 })
   totalMinor: number;
 }
 
@@ -278,7 +281,10 @@ export class BalancesQuery {
 }
 
 export class PlayerStatementQuery {
-  @ApiPropertyOptional({ description: 'First day (`YYYY-MM-DD`, in the club\'s time zone) or instant (RFC 3339) of the range, inclusive. Sessions are dated by `startsAt`, else by creation.', example: '2026-11-01' })
+  @ApiPropertyOptional({
+    description: "First day (`YYYY-MM-DD`, in the club's time zone) or instant (RFC 3339) of the range, inclusive. Sessions are dated by `startsAt`, else by creation.",
+    example: '2026-11-01',
+  })
   @IsOptional()
   @Matches(DAY_OR_TIME_RE, { message: 'from must be a date (YYYY-MM-DD) or an RFC 3339 date-time' })
   from?: string;
@@ -296,7 +302,7 @@ export class PlayerSessionLineDto {
   @ApiProperty()
   name: string;
 
-  @ApiProperty({ description: 'The session\'s day in the club\'s time zone.', example: '2026-11-24' })
+  @ApiProperty({ description: "The session's day in the club's time zone.", example: '2026-11-24' })
   date: string;
 
   @ApiProperty({ enum: ['open', 'closed'] })
@@ -368,7 +374,7 @@ export class PlayerStatementDto {
   @ApiProperty({ type: [PlayerSessionLineDto], description: 'Sessions in the range in which the player played, was paid or paid, by date.' })
   sessions: PlayerSessionLineDto[];
 
-  @ApiProperty({ type: [PlayerPaymentDto], description: 'The player\'s payments recorded against those sessions.' })
+  @ApiProperty({ type: [PlayerPaymentDto], description: "The player's payments recorded against those sessions." })
   payments: PlayerPaymentDto[];
 
   @ApiProperty({ type: [PlayerTotalDto], description: 'Per currency.' })

@@ -48,14 +48,7 @@ const mapPayment = (r: Row): PaymentEntity => ({
  */
 @Injectable()
 export class SettlementRepository {
-  async ledger(
-    m: EntityManager,
-    clubId: string,
-    sessionId: string,
-    f: { kind?: LedgerKind; party?: string },
-    after: string | null,
-    limit: number,
-  ): Promise<LedgerLine[]> {
+  async ledger(m: EntityManager, clubId: string, sessionId: string, f: { kind?: LedgerKind; party?: string }, after: string | null, limit: number): Promise<LedgerLine[]> {
     const params: unknown[] = [clubId, sessionId];
     let where = 'l.club_id = $1 AND l.session_id = $2';
     if (f.kind) where += ` AND l.kind = $${params.push(f.kind)}`;
@@ -85,10 +78,7 @@ export class SettlementRepository {
    * the ledger), and the time of the latest change.
    */
   async sessionTotals(m: EntityManager, clubId: string, sessionId: string): Promise<{ nets: Map<string, number>; games: Map<string, number>; latest: Date | null }> {
-    const rows = await m.query(
-      `SELECT party, net_minor::text AS net, games, last_at FROM session_totals WHERE club_id = $1 AND session_id = $2`,
-      [clubId, sessionId],
-    );
+    const rows = await m.query(`SELECT party, net_minor::text AS net, games, last_at FROM session_totals WHERE club_id = $1 AND session_id = $2`, [clubId, sessionId]);
     let latest: Date | null = null;
     const nets = new Map<string, number>();
     const games = new Map<string, number>();
@@ -123,10 +113,7 @@ export class SettlementRepository {
   }
 
   async payments(m: EntityManager, clubId: string, sessionId: string, after: string | null = null, limit = 1_000_000): Promise<PaymentEntity[]> {
-    const rows = await m.query(
-      `SELECT * FROM payments WHERE club_id = $1 AND session_id = $2 AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4`,
-      [clubId, sessionId, after, limit],
-    );
+    const rows = await m.query(`SELECT * FROM payments WHERE club_id = $1 AND session_id = $2 AND ($3::uuid IS NULL OR id > $3) ORDER BY id LIMIT $4`, [clubId, sessionId, after, limit]);
     return rows.map(mapPayment);
   }
 

@@ -87,24 +87,29 @@ export class SettlementService {
       const s = await this.sessions.get(m, auth.clubId, sessionId);
       const party = q.party === undefined ? undefined : normaliseParty(q.party);
       const rows = await this.repo.ledger(m, auth.clubId, s.id, { kind: q.kind, party }, (after?.[0] as string) ?? null, limit);
-      return toPage(rows, limit, (r) => [r.id], (r) => {
-        const table = TABLE_ROUTES[r.tableKind];
-        return {
-          id: r.id,
-          gameRef: {
-            table,
-            tableId: r.tableId,
-            gameNo: r.gameNo,
-            href: r.gameNo === null ? `/v1/${table}/${r.tableId}` : `/v1/${table}/${r.tableId}/games/${r.gameNo}`,
-          },
-          from: r.from,
-          to: r.to,
-          amountMinor: r.amountMinor,
-          kind: r.kind,
-          currency: s.currency,
-          at: r.at.toISOString(),
-        };
-      });
+      return toPage(
+        rows,
+        limit,
+        (r) => [r.id],
+        (r) => {
+          const table = TABLE_ROUTES[r.tableKind];
+          return {
+            id: r.id,
+            gameRef: {
+              table,
+              tableId: r.tableId,
+              gameNo: r.gameNo,
+              href: r.gameNo === null ? `/v1/${table}/${r.tableId}` : `/v1/${table}/${r.tableId}/games/${r.gameNo}`,
+            },
+            from: r.from,
+            to: r.to,
+            amountMinor: r.amountMinor,
+            kind: r.kind,
+            currency: s.currency,
+            at: r.at.toISOString(),
+          };
+        },
+      );
     });
   }
 
@@ -159,7 +164,11 @@ export class SettlementService {
       const from = normaliseParty(dto.from);
       const to = normaliseParty(dto.to);
       if (from === to) refuse('SAME_PARTY', 'R6.6', 'A payment goes from one party to another: from and to are the same', { party: from });
-      await assertPlayersInClub(m, auth.clubId, [from, to].filter((p) => p !== HOUSE));
+      await assertPlayersInClub(
+        m,
+        auth.clubId,
+        [from, to].filter((p) => p !== HOUSE),
+      );
       const p: PaymentEntity = {
         clubId: auth.clubId,
         id: uuid7(),
@@ -183,7 +192,12 @@ export class SettlementService {
     return this.db.read(async (m) => {
       const s = await this.sessions.get(m, auth.clubId, sessionId);
       const rows = await this.repo.payments(m, auth.clubId, s.id, (after?.[0] as string) ?? null, limit + 1);
-      return toPage(rows, limit, (p) => [p.id], (p) => mapPayment(p, s.currency));
+      return toPage(
+        rows,
+        limit,
+        (p) => [p.id],
+        (p) => mapPayment(p, s.currency),
+      );
     });
   }
 
@@ -200,7 +214,11 @@ export class SettlementService {
         a.balance += BigInt(r.netMinor) + BigInt(r.paidMinor) - BigInt(r.receivedMinor);
         acc.set(key, a);
       }
-      const names = await playerNames(m, auth.clubId, [...new Set([...acc.values()].map((a) => a.party))].filter((p) => p !== HOUSE));
+      const names = await playerNames(
+        m,
+        auth.clubId,
+        [...new Set([...acc.values()].map((a) => a.party))].filter((p) => p !== HOUSE),
+      );
       const items = [...acc.values()]
         .filter((a) => q.outstanding !== 'true' || a.balance !== 0n)
         .map((a) => ({
@@ -291,7 +309,11 @@ export class SettlementService {
           });
         }
       }
-      const others = await playerNames(m, auth.clubId, [...new Set(payments.flatMap((p) => [p.from, p.to]))].filter((p) => p !== HOUSE));
+      const others = await playerNames(
+        m,
+        auth.clubId,
+        [...new Set(payments.flatMap((p) => [p.from, p.to]))].filter((p) => p !== HOUSE),
+      );
       const nameOf = (party: string) => (party === HOUSE ? HOUSE_NAME : (others.get(party) ?? party));
       for (const p of payments) {
         p.fromName = nameOf(p.from);

@@ -93,7 +93,6 @@ type Row = { record: RecordKind } & Partial<Record<NumericColumn, number>> & Par
 
 const NUMERIC = new Set<Column>(NUMERIC_COLUMNS);
 
-
 /** Renders the statement as RFC 4180 CSV; see the top of this file for the layout. */
 export function renderStatementCsv(s: Statement): string {
   const currency = s.currency;

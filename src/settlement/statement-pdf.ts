@@ -98,6 +98,7 @@ function dateTime(time: string): string {
 
 /** One line of printable text: control characters and runs of white space become one space. */
 function clean(text: string | null | undefined): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   return (text ?? '').replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 
@@ -339,14 +340,7 @@ function draw(doc: Doc, s: Statement): void {
     amount('Received'),
     amount('Outstanding'),
   ];
-  const playerRows = s.players.map((p) => [
-    p.name,
-    String(p.games),
-    money(p.netMinor),
-    money(p.paidMinor),
-    money(p.receivedMinor),
-    money(p.outstandingMinor),
-  ]);
+  const playerRows = s.players.map((p) => [p.name, String(p.games), money(p.netMinor), money(p.paidMinor), money(p.receivedMinor), money(p.outstandingMinor)]);
   const houseRow = ['House (rake)', '', money(s.houseMinor), money(housePaid), money(houseReceived), money(s.houseOutstandingMinor)];
   const totalRow = [
     'Total',
@@ -357,11 +351,7 @@ function draw(doc: Doc, s: Statement): void {
     money(sumOf([...s.players.map((p) => p.outstandingMinor), s.houseOutstandingMinor])),
   ];
   layout.heading(`Players (${s.players.length})`, HEADER_HEIGHT + ROW_HEIGHT);
-  layout.table(
-    playerColumns,
-    [...playerRows, houseRow, totalRow],
-    [...playerRows.map((): RowStyle => 'normal'), 'house', 'total'],
-  );
+  layout.table(playerColumns, [...playerRows, houseRow, totalRow], [...playerRows.map((): RowStyle => 'normal'), 'house', 'total']);
   layout.gap(3);
   layout.line('Net: won (+) or lost (−) after rake. Outstanding = net + paid − received; positive means still owed.', {
     size: 7.5,
@@ -462,7 +452,7 @@ export function renderStatementPdf(s: Statement): Promise<Buffer> {
       footers(doc, s);
       doc.end();
     } catch (e) {
-      reject(e);
+      reject(e instanceof Error ? e : new Error(String(e)));
     }
   });
 }

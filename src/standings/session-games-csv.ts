@@ -82,7 +82,6 @@ type Column = (typeof SESSION_GAMES_COLUMNS)[number];
 
 const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points']);
 
-
 /** Renders the games as CSV; see the top of this file. */
 export function renderSessionGamesCsv(games: readonly SessionGameCsvRow[]): string {
   const lines = [SESSION_GAMES_COLUMNS.join(','), ...games.map(renderRow)];

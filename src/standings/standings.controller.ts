@@ -25,9 +25,9 @@ export class StandingsController {
   @Get('standings')
   @MinRole('viewer')
   @ApiOperation({
-    summary: 'The session\'s standings: players by money net, then games won (end-of-night board)',
+    summary: "The session's standings: players by money net, then games won (end-of-night board)",
     description:
-      'Everyone in the session\'s settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Open or closed sessions.',
+      "Everyone in the session's settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Open or closed sessions.",
   })
   @ApiOkResponse({ type: StandingsDto })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
@@ -39,9 +39,9 @@ export class StandingsController {
   @Get('games')
   @MinRole('viewer')
   @ApiOperation({
-    summary: 'The session\'s finished, voided and abandoned games, every table',
+    summary: "The session's finished, voided and abandoned games, every table",
     description:
-      'Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds` (names joined by ` / `, side 0 first; ids separated by a space). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `\'`) get a leading `\'`.',
+      "Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds` (names joined by ` / `, side 0 first; ids separated by a space). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.",
   })
   @ApiExtraModels(SessionGamePage)
   @ApiProduces(...GAMES_TYPES)
@@ -55,13 +55,7 @@ export class StandingsController {
   })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   @ApiProblem(406, 'Accept names neither application/json nor text/csv (NOT_ACCEPTABLE).')
-  async games(
-    @ClubKey() auth: KeyAuth,
-    @sessionId() id: string,
-    @Query() q: ListQuery,
-    @Headers('accept') accept: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  async games(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListQuery, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     const type = negotiate(accept, GAMES_TYPES);
     if (!type) {
       throw new ApiError(ErrorCode.NOT_ACCEPTABLE, `The session's games are available as ${GAMES_TYPES.join(', ')}; Accept names none of them.`);

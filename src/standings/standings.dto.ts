@@ -16,7 +16,7 @@ export class StandingDto {
   @ApiProperty()
   name: string;
 
-  @ApiProperty({ description: 'The player\'s net for the session, after rake, as in its settlement statement (R6.4, R6.5); minor units of the session currency.', example: 1500 })
+  @ApiProperty({ description: "The player's net for the session, after rake, as in its settlement statement (R6.4, R6.5); minor units of the session currency.", example: 1500 })
   netMinor: number;
 
   @ApiProperty({ description: 'Finished games the player played in the session (voided and abandoned games do not count).', example: 12 })
@@ -24,7 +24,7 @@ export class StandingDto {
 
   @ApiProperty({
     description:
-      'Of those, games won: on the winning side (a pair wins together); in a chouette each member\'s game is his own cube\'s (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box\'s cubes net him points, lose when they net him a loss, neither when even (the `winners` of the session\'s games).',
+      "Of those, games won: on the winning side (a pair wins together); in a chouette each member's game is his own cube's (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box's cubes net him points, lose when they net him a loss, neither when even (the `winners` of the session's games).",
     example: 7,
   })
   gamesWon: number;
@@ -43,7 +43,7 @@ export class StandingsDto {
   @ApiProperty({
     type: [StandingDto],
     description:
-      'Everyone in the session\'s settlement statement (seated at one of its tables, or named in its ledger or payments), the house left out; by net (highest first), then games won (most first), then name, then id.',
+      "Everyone in the session's settlement statement (seated at one of its tables, or named in its ledger or payments), the house left out; by net (highest first), then games won (most first), then name, then id.",
   })
   items: StandingDto[];
 }
@@ -68,7 +68,7 @@ export class SessionGameDto {
   @ApiProperty({ format: 'uuid' })
   tableId: string;
 
-  @ApiProperty({ description: 'The game\'s number at its table.', example: 3 })
+  @ApiProperty({ description: "The game's number at its table.", example: 3 })
   gameNo: number;
 
   @ApiProperty({ enum: ['finished', 'voided', 'abandoned'], description: 'Games in progress are not listed.' })
@@ -76,7 +76,7 @@ export class SessionGameDto {
 
   @ApiProperty({
     type: [String],
-    description: 'Who played, side 0 first: a match\'s or money game\'s sides in order; a chouette\'s box, partner, then the team in line order, as seated at the start of the game.',
+    description: "Who played, side 0 first: a match's or money game's sides in order; a chouette's box, partner, then the team in line order, as seated at the start of the game.",
   })
   players: string[];
 
@@ -88,7 +88,11 @@ export class SessionGameDto {
   })
   winnerSide: 0 | 1 | null;
 
-  @ApiProperty({ type: [String], description: 'Who won the game (empty without a winner): the winning side; in a chouette each member\'s game is his own cube\'s (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box\'s cubes net him points, lose when they net him a loss, neither when even. Side 0 first, then side 1.' })
+  @ApiProperty({
+    type: [String],
+    description:
+      "Who won the game (empty without a winner): the winning side; in a chouette each member's game is his own cube's (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box's cubes net him points, lose when they net him a loss, neither when even. Side 0 first, then side 1.",
+  })
   winners: string[];
 
   @ApiProperty({ type: SessionGameResultDto, nullable: true, description: 'How a `finish` ended it; null after a pass (R1.3) and for an abandoned game.' })
@@ -97,7 +101,11 @@ export class SessionGameDto {
   @ApiProperty({ type: String, nullable: true, enum: ['finish', 'pass'], description: '`pass`: ended by a pass (in a chouette, by passes on every cube). Null for an abandoned game.' })
   endedBy: 'finish' | 'pass' | null;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'What the game was worth to its winner (cube × result, or the pre-double value after a pass); null in a chouette and for an abandoned game.' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'What the game was worth to its winner (cube × result, or the pre-double value after a pass); null in a chouette and for an abandoned game.',
+  })
   points: number | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why a voided game was voided (R6.3).' })

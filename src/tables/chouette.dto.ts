@@ -1,16 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsUUID,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsUUID, Max, Min, ValidateNested } from 'class-validator';
 import { MoneyMinor, OptionalNullable } from '../common/validation';
 import { GameSummaryDto, MoneyRulesDto } from './tables.dto';
 
@@ -21,7 +11,7 @@ export class RollOffEntryDto {
   @IsUUID()
   playerId: string;
 
-  @ApiProperty({ description: 'The player\'s roll in the roll-off (R5.1), highest first.', minimum: 1, example: 5 })
+  @ApiProperty({ description: "The player's roll in the roll-off (R5.1), highest first.", minimum: 1, example: 5 })
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
@@ -58,7 +48,7 @@ export class PlayerStakeDto {
   @IsUUID()
   playerId: string;
 
-  @ApiProperty({ description: 'This player\'s stake per point in minor units (R5.11).', minimum: 0, example: 100 })
+  @ApiProperty({ description: "This player's stake per point in minor units (R5.11).", minimum: 0, example: 100 })
   @MoneyMinor()
   stakeMinor: number;
 }
@@ -75,7 +65,7 @@ export class ChouetteRulesDto extends MoneyRulesDto {
   @IsInt()
   partnerFrom?: number | null;
 
-  @ApiPropertyOptional({ description: 'R5.9 the partner\'s percentage of the box\'s money for each game.', default: 50, minimum: 0, maximum: 100 })
+  @ApiPropertyOptional({ description: "R5.9 the partner's percentage of the box's money for each game.", default: 50, minimum: 0, maximum: 100 })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -101,7 +91,10 @@ export class CreateChouetteDto {
   @Type(() => ChouetteSeatingDto)
   seating: ChouetteSeatingDto;
 
-  @ApiPropertyOptional({ type: [PlayerStakeDto], description: 'R5.11 per-player stakes; a member and the box play at the lower of their two stakes. Players not listed play at `stakeMinor`.' })
+  @ApiPropertyOptional({
+    type: [PlayerStakeDto],
+    description: 'R5.11 per-player stakes; a member and the box play at the lower of their two stakes. Players not listed play at `stakeMinor`.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -138,18 +131,23 @@ export class ChouetteRulesStateDto {
 
 export class ChouettePlayerDto {
   @ApiProperty({ format: 'uuid' }) playerId: string;
-  @ApiProperty({ description: 'The player\'s net at this chouette, after rake (R5.5, R6.4).', example: -200 }) netMinor: number;
+  @ApiProperty({ description: "The player's net at this chouette, after rake (R5.5, R6.4).", example: -200 }) netMinor: number;
 }
 
 export class ChouetteDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) sessionId: string;
-  @ApiProperty({ format: 'uuid', description: 'The box (R5.2). Box, partner, captain and team are the seats of the game in progress while one is (its partner taken at its start, R5.9), else the seats for the next game.' }) box: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The box\'s partner (R5.9), or null.' }) partner: string | null;
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      'The box (R5.2). Box, partner, captain and team are the seats of the game in progress while one is (its partner taken at its start, R5.9), else the seats for the next game.',
+  })
+  box: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The box's partner (R5.9), or null." }) partner: string | null;
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The captain (first of the line); null when the team is empty.' }) captain: string | null;
   @ApiProperty({ type: [String], items: { type: 'string', format: 'uuid' }, description: 'The team in line order, captain first (R5.7).' }) team: string[];
   @ApiProperty({ type: ChouetteRulesStateDto }) rules: ChouetteRulesStateDto;
-  @ApiProperty({ description: 'The table\'s stake per point (R5.11).' }) stakeMinor: number;
+  @ApiProperty({ description: "The table's stake per point (R5.11)." }) stakeMinor: number;
   @ApiProperty({ type: [PlayerStakeDto], description: 'Per-player stakes (R5.11).' }) stakes: PlayerStakeDto[];
   @ApiProperty({ description: 'The session currency.' }) currency: string;
   @ApiProperty({ type: [ChouettePlayerDto], description: 'Everybody who has sat at the chouette, seated or not, with his net.' }) players: ChouettePlayerDto[];

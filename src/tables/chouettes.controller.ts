@@ -62,15 +62,13 @@ export class ChouettesController {
   @Delete(':id/players/:playerId')
   @HttpCode(200)
   @MinRole('scorer')
-  @ApiOperation({ summary: 'A player leaves, between games (R5.8)', description: 'If the box leaves, the captain becomes box; if the partner leaves, the box has none until the next box change.' })
+  @ApiOperation({
+    summary: 'A player leaves, between games (R5.8)',
+    description: 'If the box leaves, the captain becomes box; if the partner leaves, the box has none until the next box change.',
+  })
   @ApiOkResponse({ type: ChouetteDto })
   @ApiProblem(422, 'A rule refuses it: GAME_IN_PROGRESS / NOT_SEATED / LAST_PLAYER (R5.8), SESSION_CLOSED (R6.7).')
-  leave(
-    @Command() cmd: CommandContext,
-    @ClubKey() auth: KeyAuth,
-    @Param('id', new UuidParam('Chouette')) id: string,
-    @Param('playerId', new UuidParam('Player')) playerId: string,
-  ) {
+  leave(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Chouette')) id: string, @Param('playerId', new UuidParam('Player')) playerId: string) {
     return this.chouettes.leave(cmd, auth, id, playerId);
   }
 }

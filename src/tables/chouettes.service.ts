@@ -95,7 +95,12 @@ export class ChouettesService {
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
     const rows = await this.tables.list(m, auth.clubId, 'chouette', { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
-    const page = toPage(rows, limit, (t) => [t.id], (t) => t);
+    const page = toPage(
+      rows,
+      limit,
+      (t) => [t.id],
+      (t) => t,
+    );
     return { items: await Promise.all(page.items.map((t) => this.dto(m, t, null))), nextCursor: page.nextCursor };
   }
 

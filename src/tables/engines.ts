@@ -17,7 +17,6 @@ import {
   chouetteGamePayouts,
   chouetteGameSetup,
   ChouetteRules,
-  ChouetteRulesInput,
   ChouetteSeating,
   ChouetteSeats,
   isSeated,
@@ -197,7 +196,7 @@ export function newChouette(
   input: { stakeMinor: number; seating: ChouetteSeating; stakes?: PlayerStake[]; rules?: Record<string, unknown> },
   random: RandomInt,
 ): { setup: ChouetteTableSetup; state: ChouetteTableState } {
-  const rules = resolveChouetteRules((input.rules ?? null) as ChouetteRulesInput | null);
+  const rules = resolveChouetteRules(input.rules ?? null);
   const stakes = resolveChouetteStakes(input.stakeMinor, input.stakes ?? null);
   const seats = seatChouette(input.seating, random);
   return {

@@ -70,7 +70,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     @MinRole('scorer')
     @ApiOperation({ summary: 'Record one action: double, take, pass, beaver, raccoon or finish', operationId: `${path}_act` })
     @ApiOkResponse({ type: GameDto, description: 'The game after the action.' })
-    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
+    @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(422, RULE_422)
     act(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: ActionDto) {
       return this.games.act(cmd, auth, kind, tableId, n, ifMatch, dto);
@@ -81,7 +81,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     @MinRole('scorer')
     @ApiOperation({ summary: 'Take back the last action of an unfinished game', operationId: `${path}_undo` })
     @ApiOkResponse({ type: GameDto })
-    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
+    @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(422, 'Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED).')
     undo(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined) {
       return this.games.undo(cmd, auth, kind, tableId, n, ifMatch);
@@ -92,8 +92,11 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     @MinRole('scorer')
     @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `${path}_void` })
     @ApiOkResponse({ type: GameDto })
-    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
-    @ApiProblem(422, 'Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.')
+    @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
+    @ApiProblem(
+      422,
+      'Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.',
+    )
     void(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: VoidDto) {
       return this.games.void(cmd, auth, kind, tableId, n, ifMatch, dto);
     }
@@ -103,7 +106,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     @MinRole('scorer')
     @ApiOperation({ summary: 'End an unfinished game with no result and no money', operationId: `${path}_abandon` })
     @ApiOkResponse({ type: GameDto })
-    @ApiProblem(412, 'If-Match does not name the game\'s current version (VERSION_MISMATCH).')
+    @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(422, 'The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS).')
     abandon(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined) {
       return this.games.abandon(cmd, auth, kind, tableId, n, ifMatch);

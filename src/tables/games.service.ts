@@ -76,7 +76,6 @@ function inBatch<T>(index: number, fn: () => T): T {
   }
 }
 
-
 /**
  * Games on every table (R6.8 one at a time, R6.3 void, abandon): one transaction per
  * command with the table's row locked, so two scorers on one game cannot both win.
@@ -132,7 +131,7 @@ export class GamesService {
         gameNo: t.nextGameNo,
         status: 'in-progress',
         automaticDoubles: dto.automaticDoubles ?? 0,
-        setup: setup as unknown as Record<string, unknown>,
+        setup: setup as Record<string, unknown>,
         actions,
         result: null,
         points: null,
@@ -217,9 +216,7 @@ export class GamesService {
       }
       const now = new Date();
       const original = await this.ledger.forGame(m, auth.clubId, t.id, gameNo);
-      const reversing: NewEntry[] = original
-        .filter((e) => e.kind !== 'void')
-        .map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
+      const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
       const posted = session ? await this.ledger.post(m, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
       game.status = 'voided';
       game.voidedAt = now;
@@ -350,9 +347,9 @@ export class GamesService {
         pending: c.pending ? { by: c.pending.by, value: c.pending.value, kind: c.pending.kind } : null,
       })),
       actions: g.actions.map((a) => ({ ...a, cube: a.cube ?? null })),
-      result: g.status === 'in-progress' ? null : (state.result ? { ...state.result } : null),
+      result: g.status === 'in-progress' ? null : state.result ? { ...state.result } : null,
       points: chouette ? null : state.points,
-      winnerSide: chouette ? chouetteWinnerSide(anyState as ChouetteGameState) : ((state.winnerSide ?? null) as 0 | 1 | null),
+      winnerSide: chouette ? chouetteWinnerSide(anyState as ChouetteGameState) : (state.winnerSide ?? null),
       payouts: entries.map((e) => ({ from: e.fromParty, to: e.toParty, amountMinor: minorFromDb(e.amountMinor), kind: e.kind })),
       startedAt: g.startedAt.toISOString(),
       endedAt: isoOrNull(g.endedAt),
@@ -363,10 +360,10 @@ export class GamesService {
 }
 
 export function penaltiesOf(t: TableEntity): StoredPenalty[] {
-  return ((t.state as { penalties?: StoredPenalty[] }).penalties ?? []) as StoredPenalty[];
+  return (t.state as { penalties?: StoredPenalty[] }).penalties ?? [];
 }
 
 /** The rating changes a finished match applied (R7.1), to be taken back by a void. */
 export function ratingsOf(t: TableEntity): AppliedRating[] {
-  return ((t.state as { ratings?: AppliedRating[] }).ratings ?? []) as AppliedRating[];
+  return (t.state as { ratings?: AppliedRating[] }).ratings ?? [];
 }

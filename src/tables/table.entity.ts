@@ -129,15 +129,7 @@ export interface StoredAction {
 }
 
 /** A new table row: no game played yet, version 1 (matches, money games, chouettes, team-event boards). */
-export function newTableRow(
-  clubId: string,
-  kind: TableKind,
-  sessionId: string | null,
-  setup: unknown,
-  state: unknown,
-  stakeMinor: number | null,
-  now: Date = new Date(),
-): TableEntity {
+export function newTableRow(clubId: string, kind: TableKind, sessionId: string | null, setup: unknown, state: unknown, stakeMinor: number | null, now: Date = new Date()): TableEntity {
   return {
     clubId,
     id: uuid7(),

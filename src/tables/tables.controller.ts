@@ -23,9 +23,15 @@ export class MatchesController {
 
   @Post()
   @MinRole('scorer')
-  @ApiOperation({ summary: 'Start a match to an odd target (R3)', description: 'Sides of one player or a pair (R3.7); rules `crawford` and `deadCube`; money-only settings must be off (R2.8).' })
+  @ApiOperation({
+    summary: 'Start a match to an odd target (R3)',
+    description: 'Sides of one player or a pair (R3.7); rules `crawford` and `deadCube`; money-only settings must be off (R2.8).',
+  })
   @ApiCreatedResponse({ type: MatchDto })
-  @ApiProblem(422, 'A rule refuses it: TARGET_EVEN / TARGET_OUT_OF_RANGE (R3.1), MONEY_ONLY_SETTING (R2.8), DUPLICATE_PLAYER (R3.7), STAKE_NEEDS_SESSION (R3.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7).')
+  @ApiProblem(
+    422,
+    'A rule refuses it: TARGET_EVEN / TARGET_OUT_OF_RANGE (R3.1), MONEY_ONLY_SETTING (R2.8), DUPLICATE_PLAYER (R3.7), STAKE_NEEDS_SESSION (R3.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7).',
+  )
   create(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Body() dto: CreateMatchDto) {
     return this.tables.createMatch(cmd, auth, dto);
   }
@@ -51,7 +57,7 @@ export class MatchesController {
   @ApiOperation({
     summary: 'The match as a Jellyfish .mat record (text/plain), for GNU Backgammon and other analysis programs',
     description:
-      'One block per finished game with the score before it (penalties included, R3.6), the cube lines (`Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`) in the acting side\'s column and `Wins N points`. No checker moves: the service records none, so a game without cube actions carries a position line that tells the importer the game is in play.',
+      "One block per finished game with the score before it (penalties included, R3.6), the cube lines (`Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`) in the acting side's column and `Wins N points`. No checker moves: the service records none, so a game without cube actions carries a position line that tells the importer the game is in play.",
   })
   @ApiProduces('text/plain')
   @ApiResponse({ status: 200, description: 'The .mat record.', content: { 'text/plain': { schema: { type: 'string' } } } })

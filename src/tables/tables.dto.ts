@@ -32,9 +32,7 @@ function IsSides() {
       options: { message: `${propertyName} must be two arrays of one or two player ids (UUIDs)` },
       validator: {
         validate: (v: unknown) =>
-          Array.isArray(v) &&
-          v.length === 2 &&
-          v.every((side) => Array.isArray(side) && side.length >= 1 && side.length <= 2 && side.every((p) => typeof p === 'string' && UUID_RE.test(p))),
+          Array.isArray(v) && v.length === 2 && v.every((side) => Array.isArray(side) && side.length >= 1 && side.length <= 2 && side.every((p) => typeof p === 'string' && UUID_RE.test(p))),
       },
     });
 }
@@ -463,7 +461,7 @@ export class MatchDto {
   @ApiProperty({ type: [Number], description: 'Real totals (R3.2).', example: [3, 4] }) score: number[];
   @ApiProperty({ enum: ['in-progress', 'finished'] }) status: 'in-progress' | 'finished';
   @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 1 }) winnerSide: 0 | 1 | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'The Crawford game\'s number once known (R3.4).' }) crawfordGameNo: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The Crawford game's number once known (R3.4)." }) crawfordGameNo: number | null;
   @ApiProperty({ type: Number, nullable: true }) stakeMinor: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The session currency (null without a session).' }) currency: string | null;
   @ApiProperty({ type: [PenaltyRecordDto] }) penalties: PenaltyRecordDto[];
@@ -484,7 +482,7 @@ export class MoneyGameDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
-    description: 'Each player\'s net at this table, after rake (R4.2, R6.4).',
+    description: "Each player's net at this table, after rake (R4.2, R6.4).",
     example: { '0190c3a2-0000-7000-8000-000000000001': 300 },
   })
   netMinor: Record<string, number>;
@@ -495,4 +493,3 @@ export class MoneyGameDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
-

@@ -46,7 +46,7 @@ const mapGame = (r: Row): GameEntity => ({
 /** A row read back through row_to_json: timestamps are text there. */
 function withDates(r: Row, fields: string[]): Row {
   const out = { ...r };
-  for (const f of fields) if (typeof out[f] === 'string') out[f] = new Date(out[f] as string);
+  for (const f of fields) if (typeof out[f] === 'string') out[f] = new Date(out[f]);
   if (typeof out.stake_minor === 'number') out.stake_minor = String(out.stake_minor);
   return out;
 }
@@ -87,10 +87,7 @@ export class TablesRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
       [t.clubId, t.id, t.kind, t.sessionId, t.status, t.setup, t.state, t.stakeMinor, t.nextGameNo, t.currentGameNo, t.version, t.createdAt],
     );
-    await m.query(
-      `INSERT INTO table_players (club_id, table_id, player_id) SELECT $1, $2, unnest($3::uuid[]) ON CONFLICT DO NOTHING`,
-      [t.clubId, t.id, playerIds],
-    );
+    await m.query(`INSERT INTO table_players (club_id, table_id, player_id) SELECT $1, $2, unnest($3::uuid[]) ON CONFLICT DO NOTHING`, [t.clubId, t.id, playerIds]);
   }
 
   async addPlayer(m: EntityManager, clubId: string, tableId: string, playerId: string): Promise<void> {
@@ -116,7 +113,13 @@ export class TablesRepository {
    * committed while this one waited for the lock is not in this statement's snapshot, so
    * a missing game is looked up again.
    */
-  async lockForCommand(m: EntityManager, clubId: string, kind: TableKind, id: string, gameNo: number | null): Promise<{ t: TableEntity; session: SessionEntity | null; game: GameEntity | null } | null> {
+  async lockForCommand(
+    m: EntityManager,
+    clubId: string,
+    kind: TableKind,
+    id: string,
+    gameNo: number | null,
+  ): Promise<{ t: TableEntity; session: SessionEntity | null; game: GameEntity | null } | null> {
     const rows = await prepared(
       m,
       // Every lookup by its whole primary key (no join), so that a plan cached while a
@@ -175,7 +178,22 @@ export class TablesRepository {
       expectRows: 1,
       sql: `INSERT INTO games (club_id, table_id, game_no, status, automatic_doubles, setup, actions, result, points, winner_side, started_at, ended_at, version, players)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      params: [g.clubId, g.tableId, g.gameNo, g.status, g.automaticDoubles, g.setup, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.startedAt, g.endedAt, g.version, g.players],
+      params: [
+        g.clubId,
+        g.tableId,
+        g.gameNo,
+        g.status,
+        g.automaticDoubles,
+        g.setup,
+        JSON.stringify(g.actions),
+        g.result,
+        g.points,
+        g.winnerSide,
+        g.startedAt,
+        g.endedAt,
+        g.version,
+        g.players,
+      ],
     });
   }
 
@@ -197,19 +215,13 @@ export class TablesRepository {
   }
 
   async games(m: EntityManager, clubId: string, tableId: string, afterGameNo = 0, limit = 100000): Promise<GameEntity[]> {
-    const rows = await m.query(
-      `SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no > $3 ORDER BY game_no LIMIT $4`,
-      [clubId, tableId, afterGameNo, limit],
-    );
+    const rows = await m.query(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no > $3 ORDER BY game_no LIMIT $4`, [clubId, tableId, afterGameNo, limit]);
     return rows.map(mapGame);
   }
 
   /** Finished (not voided, not abandoned) games, in order: a match's history. */
   async finishedGames(m: EntityManager, clubId: string, tableId: string): Promise<Array<{ gameNo: number; winnerSide: 0 | 1; points: number }>> {
-    const rows = await m.query(
-      `SELECT game_no, winner_side, points FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished' ORDER BY game_no`,
-      [clubId, tableId],
-    );
+    const rows = await m.query(`SELECT game_no, winner_side, points FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished' ORDER BY game_no`, [clubId, tableId]);
     return rows.map((r: Row) => ({ gameNo: r.game_no as number, winnerSide: r.winner_side as 0 | 1, points: r.points as number }));
   }
 
@@ -221,10 +233,7 @@ export class TablesRepository {
 
   /** R6.7: unfinished games of the session's tables. */
   async gamesInProgress(m: EntityManager, clubId: string, sessionId: string): Promise<Array<{ tableId: string; kind: string; gameNo: number }>> {
-    const rows = await m.query(
-      `SELECT id, kind, current_game_no FROM game_tables WHERE club_id = $1 AND session_id = $2 AND current_game_no IS NOT NULL ORDER BY id`,
-      [clubId, sessionId],
-    );
+    const rows = await m.query(`SELECT id, kind, current_game_no FROM game_tables WHERE club_id = $1 AND session_id = $2 AND current_game_no IS NOT NULL ORDER BY id`, [clubId, sessionId]);
     return rows.map((r: Row) => ({ tableId: r.id as string, kind: r.kind as string, gameNo: r.current_game_no as number }));
   }
 }

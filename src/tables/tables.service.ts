@@ -21,7 +21,6 @@ import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGame
 import { TablesRepository } from './tables.repository';
 import { playerNames } from '../players/players.repository';
 
-
 /** A game as listed in its table's state. */
 export function gameSummary(g: GameEntity): GameSummaryDto {
   return {
@@ -130,7 +129,12 @@ export class TablesService {
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
     const rows = await this.tables.list(m, auth.clubId, kind, { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
-    const page = toPage(rows, limit, (t) => [t.id], (t) => t);
+    const page = toPage(
+      rows,
+      limit,
+      (t) => [t.id],
+      (t) => t,
+    );
     return { items: await Promise.all(page.items.map((t) => map(m, t))), nextCursor: page.nextCursor };
   }
 
@@ -180,7 +184,7 @@ export class TablesService {
       sessionId: t.sessionId,
       sides: setup.sides,
       target: setup.target,
-      rules: { ...setup.rules } as MatchDto['rules'],
+      rules: { ...setup.rules },
       score: [...score.score],
       status: score.status,
       winnerSide: score.winnerSide,
@@ -205,7 +209,7 @@ export class TablesService {
       players: [...setup.players],
       stakeMinor: setup.stakeMinor,
       currency: (await this.currency(m, t, session)) as string,
-      rules: { ...setup.rules } as MoneyGameDto['rules'],
+      rules: { ...setup.rules },
       netMinor: Object.fromEntries(setup.players.map((p) => [p, nets.get(p) ?? 0])),
       status: t.status,
       currentGameNo: t.currentGameNo,

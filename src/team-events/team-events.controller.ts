@@ -22,7 +22,7 @@ export class TeamEventsController {
     summary: 'Start a team event: one match per board, won by a majority of the boards (R3.7)',
     description:
       'Two teams of the same odd number of players (1, 3, 5, … up to 9); board i is a match between the i-th player of each team, team 0 on side 0. ' +
-      'Every board match is created in the same transaction, with the event\'s `target`, `rules` and `stakeMinor`, exactly as `POST /v1/matches` would create it, and is then played through `/v1/matches/{id}/games`. ' +
+      "Every board match is created in the same transaction, with the event's `target`, `rules` and `stakeMinor`, exactly as `POST /v1/matches` would create it, and is then played through `/v1/matches/{id}/games`. " +
       'The stake is per board: each board match carries `stakeMinor`, and when it ends its loser pays it to its winner through the session ledger (R3.8); the event as a whole moves no money. ' +
       'The team score, status and winner are derived from the board matches on every read.',
   })

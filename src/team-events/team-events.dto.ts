@@ -9,7 +9,7 @@ import { MatchRulesDto, MatchRulesStateDto } from '../tables/tables.dto';
 // ---- requests ---------------------------------------------------------------------
 
 export class TeamInputDto {
-  @ApiProperty({ description: 'The team\'s name.', maxLength: 100, example: 'North' })
+  @ApiProperty({ description: "The team's name.", maxLength: 100, example: 'North' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
@@ -42,11 +42,11 @@ export class CreateTeamEventDto {
   @IsUUID()
   sessionId?: string;
 
-  @ApiProperty({ description: 'Every board\'s match target: an odd number from 1 to 63 (R3.1).', example: 3 })
+  @ApiProperty({ description: "Every board's match target: an odd number from 1 to 63 (R3.1).", example: 3 })
   @IsInt()
   target: number;
 
-  @ApiPropertyOptional({ type: MatchRulesDto, description: 'Every board\'s match settings, as for a match; money-only settings must be off (R2.8).' })
+  @ApiPropertyOptional({ type: MatchRulesDto, description: "Every board's match settings, as for a match; money-only settings must be off (R2.8)." })
   @IsOptional()
   @ValidateNested()
   @Type(() => MatchRulesDto)
@@ -86,7 +86,7 @@ export class TeamEventListQuery extends ListQuery {
 // ---- responses --------------------------------------------------------------------
 
 export class TeamDto {
-  @ApiProperty({ description: 'The team\'s name.', example: 'North' })
+  @ApiProperty({ description: "The team's name.", example: 'North' })
   name: string;
 
   @ApiProperty({ type: [String], description: 'Its players in board order.' })
@@ -97,21 +97,21 @@ export class TeamEventBoardDto {
   @ApiProperty({ description: 'The board number, from 1.', example: 1 })
   boardNo: number;
 
-  @ApiProperty({ format: 'uuid', description: 'The board\'s match: an ordinary match, played through /v1/matches/{id}/games.' })
+  @ApiProperty({ format: 'uuid', description: "The board's match: an ordinary match, played through /v1/matches/{id}/games." })
   matchId: string;
 
   @ApiProperty({
     type: [String],
     minItems: 2,
     maxItems: 2,
-    description: 'Team 0\'s player (the match\'s side 0) and team 1\'s player (side 1).',
+    description: "Team 0's player (the match's side 0) and team 1's player (side 1).",
   })
   players: string[];
 
   @ApiProperty({ type: [Number], description: 'The match score, side 0 (team 0) first (R3.2).', example: [2, 1] })
   score: number[];
 
-  @ApiProperty({ enum: ['in-progress', 'finished'], description: 'The match\'s status.' })
+  @ApiProperty({ enum: ['in-progress', 'finished'], description: "The match's status." })
   status: 'in-progress' | 'finished';
 
   @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 1, description: 'The team whose player won the board match; null while it is not over.' })
@@ -122,22 +122,22 @@ export class TeamEventBoardDto {
 }
 
 export class TeamEventDto {
-  @ApiProperty({ format: 'uuid', description: 'The event\'s id.' })
+  @ApiProperty({ format: 'uuid', description: "The event's id." })
   id: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The event\'s name, if it was given one.' })
+  @ApiProperty({ type: String, nullable: true, description: "The event's name, if it was given one." })
   name: string | null;
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The session of the event and its board matches (null without a stake).' })
   sessionId: string | null;
 
-  @ApiProperty({ description: 'Every board\'s match target (R3.1).', example: 3 })
+  @ApiProperty({ description: "Every board's match target (R3.1).", example: 3 })
   target: number;
 
-  @ApiProperty({ type: MatchRulesStateDto, description: 'Every board\'s match settings.' })
+  @ApiProperty({ type: MatchRulesStateDto, description: "Every board's match settings." })
   rules: MatchRulesStateDto;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'The stake per board match (R3.8), paid by each board\'s loser to its winner; null: none.' })
+  @ApiProperty({ type: Number, nullable: true, description: "The stake per board match (R3.8), paid by each board's loser to its winner; null: none." })
   stakeMinor: number | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'The session currency (null without a session).' })
@@ -146,7 +146,7 @@ export class TeamEventDto {
   @ApiProperty({ type: [TeamDto], description: 'The two teams, team 0 first.' })
   teams: TeamDto[];
 
-  @ApiProperty({ type: [TeamEventBoardDto], description: 'The boards in order, each with its match\'s state.' })
+  @ApiProperty({ type: [TeamEventBoardDto], description: "The boards in order, each with its match's state." })
   boards: TeamEventBoardDto[];
 
   @ApiProperty({ type: [Number], description: 'Boards won by team 0 and by team 1 (R3.7).', example: [2, 0] })

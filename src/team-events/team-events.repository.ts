@@ -36,6 +36,7 @@ const mapEvent = (r: Row): TeamEventRow => ({
   sessionId: (r.session_id as string | null) ?? null,
   name: (r.name as string | null) ?? null,
   target: r.target as number,
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a BIGINT column: pg answers a string
   stakeMinor: r.stake_minor === null || r.stake_minor === undefined ? null : String(r.stake_minor),
   teams: r.teams as StoredTeam[],
   createdAt: r.created_at as Date,

@@ -47,7 +47,7 @@ export class TeamEventsService {
       const sides = teamBoards(dto.teams.map((t) => t.players));
       const setups = sides.map((s) => newMatchSetup({ sides: s, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined }));
       if (dto.stakeMinor !== undefined && dto.stakeMinor > 0 && !dto.sessionId) {
-        refuse('STAKE_NEEDS_SESSION', 'R3.8', 'A team event with a stake belongs to a session, whose ledger each board\'s stake is paid through (R3.8, R6.1)');
+        refuse('STAKE_NEEDS_SESSION', 'R3.8', "A team event with a stake belongs to a session, whose ledger each board's stake is paid through (R3.8, R6.1)");
       }
       const players = sides.flatMap(([a, b]) => [...a, ...b]);
       await assertPlayersInClub(m, auth.clubId, players);
@@ -90,18 +90,37 @@ export class TeamEventsService {
     const after = decodeCursor(q.cursor, ['string']);
     return this.db.read(async (m) => {
       const rows = await this.events.list(m, auth.clubId, { sessionId: q.sessionId }, (after?.[0] as string) ?? null, limit);
-      const page = toPage(rows, limit, (e) => [e.id], (e) => e);
+      const page = toPage(
+        rows,
+        limit,
+        (e) => [e.id],
+        (e) => e,
+      );
       return { items: await this.states(m, auth.clubId, page.items), nextCursor: page.nextCursor };
     });
   }
 
   /** The events' states, from their boards' matches (three queries whatever the number of events). */
   private async states(m: EntityManager, clubId: string, events: TeamEventRow[]): Promise<TeamEventDto[]> {
-    const boards = await this.events.boards(m, clubId, events.map((e) => e.id));
-    const games = await this.events.finishedGames(m, clubId, boards.map((b) => b.matchId));
+    const boards = await this.events.boards(
+      m,
+      clubId,
+      events.map((e) => e.id),
+    );
+    const games = await this.events.finishedGames(
+      m,
+      clubId,
+      boards.map((b) => b.matchId),
+    );
     const gamesOf = new Map<string, BoardGameRow[]>();
     for (const g of games) gamesOf.set(g.matchId, [...(gamesOf.get(g.matchId) ?? []), g]);
-    return events.map((e) => this.stateOf(e, boards.filter((b) => b.eventId === e.id), gamesOf));
+    return events.map((e) =>
+      this.stateOf(
+        e,
+        boards.filter((b) => b.eventId === e.id),
+        gamesOf,
+      ),
+    );
   }
 
   private stateOf(e: TeamEventRow, boards: BoardRow[], gamesOf: Map<string, BoardGameRow[]>): TeamEventDto {
@@ -129,7 +148,7 @@ export class TeamEventsService {
       name: e.name,
       sessionId: e.sessionId,
       target: e.target,
-      rules: { ...rules } as TeamEventDto['rules'],
+      rules: { ...rules },
       stakeMinor: e.stakeMinor === null ? null : minorFromDb(e.stakeMinor),
       currency: e.currency,
       teams: e.teams.map((t) => ({ name: t.name, players: [...t.players] })),

@@ -78,8 +78,8 @@ export function startProcess(env: Record<string, string>, timeoutMs = 30000): Pr
         });
       }
     };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
     proc.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the app exited with ${code} before listening:\n${out}`));

@@ -9,9 +9,21 @@ export async function clubWith(t: TestApp, names: string[]) {
   const api = {
     owner,
     ids,
-    post: (url: string, body?: object) => t.http().post(url).set(h).send(body ?? {}),
+    post: (url: string, body?: object) =>
+      t
+        .http()
+        .post(url)
+        .set(h)
+        .send(body ?? {}),
     get: (url: string) => t.http().get(url).set(h),
-    session: async (body: object = {}) => (await t.http().post('/v1/sessions').set(h).send({ name: 'Club night', ...body })).body.id as string,
+    session: async (body: object = {}) =>
+      (
+        await t
+          .http()
+          .post('/v1/sessions')
+          .set(h)
+          .send({ name: 'Club night', ...body })
+      ).body.id as string,
   };
   return api;
 }

@@ -72,7 +72,11 @@ export async function pgClient(url: string): Promise<Client> {
 export function as(baseUrl: string, token: string) {
   return {
     post: (path: string, body?: object, headers: Record<string, string> = {}) =>
-      request(baseUrl).post(path).set(bearer(token)).set(headers).send(body ?? {}),
+      request(baseUrl)
+        .post(path)
+        .set(bearer(token))
+        .set(headers)
+        .send(body ?? {}),
     get: (path: string) => request(baseUrl).get(path).set(bearer(token)),
   };
 }

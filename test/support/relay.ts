@@ -48,19 +48,21 @@ export class Relay {
       s.on('close', () => this.pairs.delete(pair));
     }
     upstream.connect(this.target.port, this.target.host);
-    client.on('data', (chunk: Buffer) => this.pass(pair, () => {
-      upstream.write(chunk);
-      const trap = this.trap;
-      if (trap && trap.pattern.test(chunk.toString('latin1'))) {
-        this.trap = null;
-        if (trap.mode === 'blackhole') pair.blackholed = true;
-        else {
-          client.destroy();
-          upstream.end();
+    client.on('data', (chunk: Buffer) =>
+      this.pass(pair, () => {
+        upstream.write(chunk);
+        const trap = this.trap;
+        if (trap && trap.pattern.test(chunk.toString('latin1'))) {
+          this.trap = null;
+          if (trap.mode === 'blackhole') pair.blackholed = true;
+          else {
+            client.destroy();
+            upstream.end();
+          }
+          trap.fired();
         }
-        trap.fired();
-      }
-    }));
+      }),
+    );
     upstream.on('data', (chunk: Buffer) => this.pass(pair, () => client.write(chunk)));
     // An end on one side is passed on after whatever came before it.
     client.on('close', () => this.pass(pair, () => upstream.end(), true));

@@ -55,7 +55,17 @@ describe('scanJson: body complexity judged on the text, before parsing', () => {
     const id = '0190c3a2-0000-7000-8000-000000000001';
     expect(scanJson(JSON.stringify({ automaticDoubles: 0, actions: Array.from({ length: 500 }, () => ({ type: 'double', by: id, cubes: Array(12).fill(id) })) }))).toBeNull();
     const seats = Array.from({ length: 12 }, (_, i) => ({ playerId: id, roll: i + 1 }));
-    expect(scanJson(JSON.stringify({ sessionId: id, stakeMinor: 100, seating: { rolls: seats }, stakes: seats.map((s) => ({ playerId: s.playerId, stakeMinor: 5 })), rules: { cubes: 'single', jacoby: true } }))).toBeNull();
+    expect(
+      scanJson(
+        JSON.stringify({
+          sessionId: id,
+          stakeMinor: 100,
+          seating: { rolls: seats },
+          stakes: seats.map((s) => ({ playerId: s.playerId, stakeMinor: 5 })),
+          rules: { cubes: 'single', jacoby: true },
+        }),
+      ),
+    ).toBeNull();
   });
 
   it('ignores commas, braces and quotes inside strings', () => {

@@ -35,7 +35,7 @@ describe('what the log says of a failed statement', () => {
     expect(text).not.toMatch(/VALUES|\$1/);
   });
 
-  it('describes a wrapped database error (an error\'s cause) the same way', () => {
+  it("describes a wrapped database error (an error's cause) the same way", () => {
     const inner = new QueryFailedError('UPDATE players SET name = $1 WHERE id = $2', [secret, 'p1'], pgError('23514', secret));
     const outer = new Error('the commit failed', { cause: inner });
     const logged = loggableError(outer);
@@ -50,7 +50,7 @@ describe('what the log says of a failed statement', () => {
   });
 
   it('names statements by what they do to which tables, never by a literal', () => {
-    expect(statementLabel("INSERT INTO rate_limit_counters (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET hits = rate_limit_counters.hits + $1")).toBe('INSERT rate_limit_counters');
+    expect(statementLabel('INSERT INTO rate_limit_counters (a) VALUES ($1) ON CONFLICT (a) DO UPDATE SET hits = rate_limit_counters.hits + $1')).toBe('INSERT rate_limit_counters');
     expect(statementLabel('SELECT t.id FROM game_tables t WHERE t.club_id = $1 FOR UPDATE')).toBe('SELECT game_tables');
     expect(statementLabel('DELETE FROM idempotency_keys WHERE created_at < $1')).toBe('DELETE idempotency_keys');
     expect(statementLabel(`SELECT bg_expect_rows(1, 1, 'INSERT INTO ${secret}') FROM "games"`)).toBe('SELECT games');

@@ -3,8 +3,7 @@ import { HOUSE } from '../../src/domain/settlement';
 import { buildStatement, Statement, StatementInput } from '../../src/domain/statement';
 import { parseCsv, renderStatementCsv } from '../../src/settlement/statement-csv';
 
-const HEADER =
-  'record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,fromId,fromName,toId,toName,amountMinor,currency,note,at';
+const HEADER = 'record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,fromId,fromName,toId,toName,amountMinor,currency,note,at';
 const COLUMNS = HEADER.split(',');
 const col = (name: string): number => {
   const i = COLUMNS.indexOf(name);
@@ -90,20 +89,7 @@ describe('renderStatementCsv', () => {
     expect(rows[0]).toEqual(COLUMNS);
     expect(rows.filter((r) => r[0] === 'record')).toHaveLength(1);
     for (const r of rows) expect(r).toHaveLength(16);
-    expect(rows.map((r) => r[0])).toEqual([
-      'record',
-      'session',
-      'player',
-      'player',
-      'player',
-      'house',
-      'payment',
-      'payment',
-      'payment',
-      'transfer',
-      'transfer',
-      'total',
-    ]);
+    expect(rows.map((r) => r[0])).toEqual(['record', 'session', 'player', 'player', 'player', 'house', 'payment', 'payment', 'payment', 'transfer', 'transfer', 'total']);
   });
 
   it('uses CRLF line endings, a final CRLF and no BOM', () => {
@@ -167,12 +153,7 @@ describe('renderStatementCsv', () => {
     expect(payments[2][col('note')]).toBe('');
     payments.forEach((r, i) => {
       const p = s.payments[i];
-      expect([r[col('fromId')], unguard(r[col('fromName')]), r[col('toId')], unguard(r[col('toName')])]).toEqual([
-        p.from,
-        p.fromName,
-        p.to,
-        p.toName,
-      ]);
+      expect([r[col('fromId')], unguard(r[col('fromName')]), r[col('toId')], unguard(r[col('toName')])]).toEqual([p.from, p.fromName, p.to, p.toName]);
       expect(Number(r[col('amountMinor')])).toBe(p.amountMinor);
       expect(r[col('at')]).toBe(p.at);
     });
@@ -180,9 +161,7 @@ describe('renderStatementCsv', () => {
 
   it("lists the transfers with the statement's amounts", () => {
     const transfers = byRecord('transfer');
-    expect(transfers.map((r) => [r[col('fromId')], r[col('toId')], Number(r[col('amountMinor')])])).toEqual(
-      s.transfers.map((t) => [t.from, t.to, t.amountMinor]),
-    );
+    expect(transfers.map((r) => [r[col('fromId')], r[col('toId')], Number(r[col('amountMinor')])])).toEqual(s.transfers.map((t) => [t.from, t.to, t.amountMinor]));
     expect(transfers.map((r) => Number(r[col('amountMinor')]))).toEqual([400, 300]);
     expect(unguard(transfers[1][col('fromName')])).toBe(HYPER);
   });
@@ -345,7 +324,7 @@ describe('renderStatementCsv round trip (property)', () => {
           text(r, 'toName', t.toName);
           expect(Number(r[col('amountMinor')])).toBe(t.amountMinor);
         }
-        const total = rows[k++];
+        const total = rows[k];
         expect(total[0]).toBe('total');
         expect(total[col('netMinor')]).toBe('0');
         // Numeric cells are plain integers, never prefixed or quoted.

@@ -129,8 +129,8 @@ describe('renderStatementPdf', () => {
       Title: 'Kraków Backgammon Club — Friday chouette night — settlement statement',
       Author: 'Kraków Backgammon Club',
       Creator: 'backgammon-club-scorekeeping',
-      CreationDate: "D:20250315005812Z",
-      ModDate: "D:20250315005812Z",
+      CreationDate: 'D:20250315005812Z',
+      ModDate: 'D:20250315005812Z',
     });
   });
 

@@ -15,7 +15,7 @@ describe('takeBatch', () => {
     return takeBatch(mgr);
   }
 
-  it('numbers every write\'s parameters after the ones before it and checks the guarded writes in SQL', async () => {
+  it("numbers every write's parameters after the ones before it and checks the guarded writes in SQL", async () => {
     const b = await batchOf(insert(1), counter(7), bump(1, 3));
     expect(b).toEqual({
       text:
@@ -26,7 +26,7 @@ describe('takeBatch', () => {
     });
   });
 
-  it('answers the very same text for the same shape, with that command\'s values', async () => {
+  it("answers the very same text for the same shape, with that command's values", async () => {
     const a = await batchOf(insert(1), bump(1, 3));
     const b = await batchOf(insert(2), bump(2, 9));
     expect(b!.text).toBe(a!.text);
