@@ -1,11 +1,13 @@
+import type { DomainErrorCode } from './error-codes';
+
 /**
  * A refusal by the rules. The domain throws it; the HTTP layer renders it as
- * problem+json (422 unless the code says otherwise) with `code` and `rule`.
- * `code` is stable UPPER_SNAKE; `rule` is the RULES.md id (e.g. "R3.4").
+ * problem+json, status 422, with `code` and `rule`. `code` is one of
+ * DOMAIN_ERROR_CODES (src/domain/error-codes.ts); `rule` is the RULES.md id (e.g. "R3.4").
  */
 export class RuleViolation extends Error {
   constructor(
-    public readonly code: string,
+    public readonly code: DomainErrorCode,
     public readonly rule: string | null,
     message: string,
     public readonly details?: Record<string, unknown>,
@@ -15,6 +17,6 @@ export class RuleViolation extends Error {
   }
 }
 
-export function refuse(code: string, rule: string | null, message: string, details?: Record<string, unknown>): never {
+export function refuse(code: DomainErrorCode, rule: string | null, message: string, details?: Record<string, unknown>): never {
   throw new RuleViolation(code, rule, message, details);
 }

@@ -6,13 +6,14 @@
  *
  * Pure: no framework, no I/O.
  */
+import type { DomainErrorCode } from './error-codes';
 import { refuse } from './errors';
 
 /** The largest amount the service accepts, 2^53 - 1 (API: "beyond ±(2^53 − 1) is refused"). */
 export const MAX_MINOR = Number.MAX_SAFE_INTEGER;
 
 /** Code used whenever an amount is not a safe integer. */
-export const AMOUNT_OUT_OF_RANGE = 'AMOUNT_OUT_OF_RANGE';
+export const AMOUNT_OUT_OF_RANGE = 'AMOUNT_OUT_OF_RANGE' satisfies DomainErrorCode;
 
 /** True when `value` is an integer number of minor units within ±(2^53 − 1). */
 export function isSafeMinor(value: unknown): value is number {

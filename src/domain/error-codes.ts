@@ -1,0 +1,120 @@
+/**
+ * Every `code` a refusal by the rules can carry, grouped by the part of RULES.md it
+ * belongs to (the rule ids each one is raised with are listed beside it). `refuse` and
+ * `RuleViolation` take only these, so a misspelt code does not compile. Each is answered
+ * 422 with its `code` and `rule`; the values are part of the API and never change.
+ * The HTTP layer's own codes (VALIDATION_FAILED, NOT_FOUND, …) are in
+ * src/common/error-codes.ts.
+ */
+export const DOMAIN_ERROR_CODES = [
+  // A game and its result (R1), its lifecycle on a table (R6.3, R6.8).
+  'INVALID_ACTION', // an action the game does not know, or one it cannot take now
+  'INVALID_RESULT', // R1.1, R1.4
+  'INVALID_BACKGAMMON_MULTIPLIER', // R1.2
+  'CUBE_NOT_IN_PLAY', // R1.1, R1.3
+  'NOT_IN_GAME', // R3.7, R4.1, R5.2
+  'NOTHING_TO_UNDO',
+  'GAME_FINISHED', // R1.1, R1.3, R2.2, R5.4, R6.3
+  'GAME_NOT_IN_PROGRESS', // R6.3
+  'GAME_NOT_FINISHED', // R3.8, R4.2, R5.5, R6.3
+  'GAME_IN_PROGRESS', // R3.6, R5.8, R6.3, R6.8
+  'NOT_LATEST_GAME', // R6.3
+
+  // The cube (R2).
+  'NOT_CUBE_OWNER', // R2.2
+  'CUBE_LIMIT_EXCEEDED', // R2.2, R2.7
+  'INVALID_CUBE_LIMIT', // R2.2
+  'NO_OFFER_PENDING', // R2.3
+  'OFFER_PENDING', // R2.6
+  'NOT_DOUBLED_PARTY', // R2.6
+  'WRONG_INSTANT_REDOUBLE', // R2.4, R2.5
+  'BEAVERS_NOT_ALLOWED', // R2.4, R2.8
+  'RACCOONS_NOT_ALLOWED', // R2.5, R2.8
+  'RACCOONS_NEED_BEAVERS', // R2.5
+  'INVALID_AUTOMATIC_DOUBLES', // R2.7
+  'TOO_MANY_AUTOMATIC_DOUBLES', // R2.7
+  'AUTOMATIC_DOUBLES_NOT_ALLOWED', // R2.8
+
+  // A table's settings (R2.8, R3.5, R4.3, R5.12).
+  'MONEY_ONLY_SETTING', // R2.8
+  'INVALID_SETTING', // R2.8, R3.5, R4.3, R5.12
+  'UNKNOWN_SETTING', // R2.8, R4.3, R5.12
+
+  // Matches and team events (R3).
+  'INVALID_TARGET', // R3.1
+  'TARGET_EVEN', // R3.1
+  'TARGET_OUT_OF_RANGE', // R3.1
+  'MATCH_FINISHED', // R3.2
+  'INVALID_MATCH_EVENT', // R3.2, R3.6
+  'INVALID_GAME_POINTS', // R3.2
+  'INVALID_PENALTY', // R3.6
+  'NO_CUBE_IN_ONE_POINT_MATCH', // R3.3
+  'CRAWFORD_NO_DOUBLE', // R3.4
+  'DEAD_CUBE', // R3.5
+  'INVALID_SIDES', // R3.7, R4.1
+  'DUPLICATE_PLAYER', // R3.7, R4.1, R5.1, R7.1
+  'TEAMS_UNEQUAL', // R3.7
+  'BOARDS_EVEN', // R3.7
+  'INVALID_TEAMS', // R3.7
+  'TOO_MANY_BOARDS', // R3.7
+  'STAKE_NEEDS_SESSION', // R3.8
+
+  // Stakes (R3.8, R4.1, R5.11).
+  'INVALID_STAKE', // R3.8, R4.1, R5.11
+
+  // Chouettes (R5).
+  'CHOUETTE_PLAYER_COUNT', // R5.1
+  'CHOUETTE_FULL', // R5.1
+  'INVALID_SEATING', // R5.1
+  'INVALID_ROLL', // R5.1
+  'ROLL_OFF_TIE', // R5.1
+  'INVALID_SEATS', // R5.1
+  'INVALID_PLAYER', // R5.1, R5.8
+  'INVALID_CUBE_MODE', // R5.3
+  'SINGLE_TEAM_CUBE', // R5.3
+  'NO_MEMBER_CUBES', // R5.3
+  'NOT_ACTING_CAPTAIN', // R5.3
+  'NOT_OWN_CUBE', // R5.3
+  'UNKNOWN_CUBE', // R5.3
+  'DUPLICATE_CUBE', // R5.3
+  'CUBE_NOT_NAMED', // R5.3
+  'NO_CUBES_NAMED', // R5.3
+  'NO_BEAVER_ALONE', // R5.3
+  'NO_CUBE_TO_DOUBLE', // R2.2 (a chouette's cubes)
+  'MEMBER_OUT', // R5.4
+  'INVALID_OUTCOME', // R5.7
+  'NO_CAPTAIN', // R5.7
+  'ALREADY_SEATED', // R5.8
+  'NOT_SEATED', // R5.8
+  'LAST_PLAYER', // R5.8
+  'TOO_FEW_PLAYERS', // R5.8
+  'INVALID_PARTNER_FROM', // R5.9
+  'INVALID_PARTNER_SHARE', // R5.9
+  'DUPLICATE_STAKE', // R5.11
+
+  // Money, the ledger and sessions (R6).
+  'AMOUNT_OUT_OF_RANGE', // R6.2
+  'INVALID_RAKE_PERCENT', // R6.4
+  'INVALID_PARTY', // R6.5
+  'DUPLICATE_PARTY', // R6.5
+  'UNBALANCED', // R6.5
+  'SAME_PARTY', // R6.6
+  'SESSION_CLOSED', // R6.7
+  'GAMES_IN_PROGRESS', // R6.7
+
+  // Ratings (R7).
+  'INVALID_RATING_INPUT', // R7.1
+
+  // A player named who is not in the caller's club (no rule id).
+  'UNKNOWN_PLAYER',
+] as const;
+
+/** A code a refusal by the rules carries. */
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(DOMAIN_ERROR_CODES);
+
+/** Whether `code` is one of the domain's codes. */
+export function isDomainErrorCode(code: string): code is DomainErrorCode {
+  return KNOWN.has(code);
+}
