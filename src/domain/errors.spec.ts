@@ -1,5 +1,5 @@
 import { DOMAIN_ERROR_CODES, isDomainErrorCode } from './error-codes';
-import { RuleViolation, refuse } from './errors';
+import { inBatch, RuleViolation, refuse } from './errors';
 
 describe('RuleViolation', () => {
   it('carries the code and the rule id', () => {
@@ -35,5 +35,30 @@ describe('DOMAIN_ERROR_CODES', () => {
     expect(isDomainErrorCode('AMOUNT_OUT_OF_RANGE')).toBe(true);
     expect(isDomainErrorCode('NOT_FOUND')).toBe(false);
     expect(isDomainErrorCode('session_closed')).toBe(false);
+  });
+});
+
+describe('inBatch', () => {
+  it('answers what the action answers', () => {
+    expect(inBatch(0, () => 7)).toBe(7);
+  });
+
+  it('names the refused action, keeping its code, rule and details', () => {
+    try {
+      inBatch(2, () => refuse('OFFER_PENDING', 'R2.6', 'A double is waiting for an answer', { cube: 0 }));
+      throw new Error('not refused');
+    } catch (e) {
+      expect(e).toBeInstanceOf(RuleViolation);
+      expect(e).toMatchObject({ code: 'OFFER_PENDING', rule: 'R2.6', message: 'Action 3: A double is waiting for an answer', details: { cube: 0, actionIndex: 2 } });
+    }
+  });
+
+  it('lets any other failure through unchanged', () => {
+    const boom = new Error('boom');
+    expect(() =>
+      inBatch(0, () => {
+        throw boom;
+      }),
+    ).toThrow(boom);
   });
 });

@@ -17,6 +17,21 @@ export class RuleViolation extends Error {
   }
 }
 
+/**
+ * Runs the action at `index` of a batch: a refusal names the action (its message starts
+ * "Action n: ", its details carry `actionIndex`), with the same code and rule.
+ */
+export function inBatch<T>(index: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RuleViolation) {
+      throw new RuleViolation(e.code, e.rule, `Action ${index + 1}: ${e.message}`, { ...(e.details ?? {}), actionIndex: index });
+    }
+    throw e;
+  }
+}
+
 export function refuse(code: DomainErrorCode, rule: string | null, message: string, details?: Record<string, unknown>): never {
   throw new RuleViolation(code, rule, message, details);
 }

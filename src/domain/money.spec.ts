@@ -1,5 +1,5 @@
 import { RuleViolation } from './errors';
-import { AMOUNT_OUT_OF_RANGE, MAX_MINOR, addMinor, assertMinor, fromBigMinor, grossDeltas, isSafeMinor, sumMinor } from './money';
+import { AMOUNT_OUT_OF_RANGE, MAX_MINOR, addMinor, assertMinor, fromBigMinor, grossDeltas, isSafeMinor, reportableMinor, sumMinor } from './money';
 
 function refusal(fn: () => unknown): RuleViolation {
   try {
@@ -95,5 +95,24 @@ describe('R6.2 bound: gross money per party (grossDeltas)', () => {
 
   it('refuses an amount that is not a safe integer (R6.2)', () => {
     expect(refusal(() => grossDeltas([{ from: 'a', to: 'b', amountMinor: 2 ** 53 }]))).toMatchObject({ code: AMOUNT_OUT_OF_RANGE, rule: 'R6.2' });
+  });
+});
+
+describe('R6.2 on a read: a figure is answered exactly or not at all (reportableMinor)', () => {
+  it('answers a safe integer unchanged', () => {
+    expect(reportableMinor(MAX_MINOR)).toBe(MAX_MINOR);
+    expect(reportableMinor(-MAX_MINOR)).toBe(-MAX_MINOR);
+    expect(reportableMinor(0)).toBe(0);
+  });
+
+  it.each([
+    ['2^53', 2 ** 53],
+    ['-(2^53)', -(2 ** 53)],
+    ['a fraction', 1.5],
+    ['NaN', Number.NaN],
+  ])('refuses %s with AMOUNT_OUT_OF_RANGE', (_label, value) => {
+    const e = refusal(() => reportableMinor(value));
+    expect(e).toMatchObject({ code: AMOUNT_OUT_OF_RANGE, rule: 'R6.2' });
+    expect(e.message).toBe(`A figure of this answer is beyond ±${MAX_MINOR} minor units, so it cannot be reported exactly (R6.2)`);
   });
 });

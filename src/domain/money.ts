@@ -42,6 +42,18 @@ export function fromBigMinor(value: bigint, field = 'amountMinor'): number {
   return Number(value);
 }
 
+/**
+ * R6.2 on a read: a figure leaves the service exactly or not at all. Returns `value`
+ * when it is a safe integer; otherwise (only money recorded before the bound was kept
+ * can get there) refuses with AMOUNT_OUT_OF_RANGE rather than answer it rounded.
+ */
+export function reportableMinor(value: number): number {
+  if (!Number.isSafeInteger(value)) {
+    refuse(AMOUNT_OUT_OF_RANGE, 'R6.2', `A figure of this answer is beyond ±${MAX_MINOR} minor units, so it cannot be reported exactly (R6.2)`);
+  }
+  return value;
+}
+
 /** Exact sum of safe-integer amounts, as a BigInt (never overflows). Each term is checked. */
 export function sumMinor(values: Iterable<number>, field = 'amountMinor'): bigint {
   let total = 0n;

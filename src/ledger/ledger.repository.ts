@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { uuid7 } from '../common/uuid';
 import { defer } from '../db/write-batch';
-import { AMOUNT_OUT_OF_RANGE, grossDeltas, GrossMove, MAX_MINOR } from '../domain/money';
-import { refuse } from '../domain/errors';
+import { grossDeltas, GrossMove, reportableMinor } from '../domain/money';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
 
 export interface NewEntry {
@@ -21,11 +20,7 @@ type Row = Record<string, unknown>;
  * addToVolumes) is refused as AMOUNT_OUT_OF_RANGE (422, R6.2) rather than rounded.
  */
 export function minorFromDb(v: unknown): number {
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) {
-    refuse(AMOUNT_OUT_OF_RANGE, 'R6.2', `A figure of this answer is beyond ±${MAX_MINOR} minor units, so it cannot be reported exactly (R6.2)`);
-  }
-  return n;
+  return reportableMinor(Number(v));
 }
 
 /**

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, notFound } from '../common/api-error';
+import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
-import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
@@ -12,6 +11,7 @@ import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
 import { SessionsRepository } from './sessions.repository';
 import { TablesRepository } from '../tables/tables.repository';
+import { assertCanClose, assertRakeChangeable } from '../domain/session';
 import { basisPointsFromPercent, percentFromBasisPoints } from '../domain/settlement';
 
 export function mapSession(s: SessionEntity): SessionDto {
@@ -76,9 +76,7 @@ export class SessionsService {
       const s = await this.sessions.lock(m, auth.clubId, id);
       if (!s) throw notFound('Session');
       checkVersion(ifMatch, s.version);
-      if (dto.rakePercent !== undefined && s.status === 'closed') {
-        throw new ApiError(ErrorCode.SESSION_CLOSED, 'The session is closed; its rake can no longer change.', { rule: 'R6.7' });
-      }
+      if (dto.rakePercent !== undefined) assertRakeChangeable(s);
       const changes: Partial<SessionEntity> = {};
       if (dto.name !== undefined) changes.name = dto.name;
       if (dto.startsAt !== undefined) changes.startsAt = dto.startsAt === null ? null : new Date(dto.startsAt);
@@ -93,14 +91,7 @@ export class SessionsService {
       const s = await this.sessions.lock(m, auth.clubId, id);
       if (!s) throw notFound('Session');
       if (s.status === 'closed') return mapSession(s);
-      const busy = await this.tables.gamesInProgress(m, auth.clubId, id);
-      if (busy.length) {
-        throw new ApiError(
-          ErrorCode.GAMES_IN_PROGRESS,
-          `Finish or abandon the games still in progress before closing (R6.7): ${busy.map((b) => `${b.kind} ${b.tableId} game ${b.gameNo}`).join('; ')}`,
-          { rule: 'R6.7' },
-        );
-      }
+      assertCanClose(await this.tables.gamesInProgress(m, auth.clubId, id));
       return mapSession(await this.sessions.update(m, s, { status: 'closed', closedAt: () => 'now()' } as never));
     });
   }

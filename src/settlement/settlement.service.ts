@@ -7,7 +7,7 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs/clubs.repository';
 import { CommandContext, Db, Replayed } from '../db/db.service';
-import { refuse } from '../domain/errors';
+import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
 import { addToVolumes, minorFromDb } from '../ledger/ledger.repository';
@@ -163,7 +163,7 @@ export class SettlementService {
       const s = await this.sessions.get(m, auth.clubId, sessionId);
       const from = normaliseParty(dto.from);
       const to = normaliseParty(dto.to);
-      if (from === to) refuse('SAME_PARTY', 'R6.6', 'A payment goes from one party to another: from and to are the same', { party: from });
+      assertPaymentBetweenTwoParties(from, to);
       await assertPlayersInClub(
         m,
         auth.clubId,

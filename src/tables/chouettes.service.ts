@@ -6,7 +6,7 @@ import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { ChouetteSeating, joinChouette, leaveChouette, seatedPlayers } from '../domain/chouette';
-import { refuse } from '../domain/errors';
+import { assertChouetteBetweenGames } from '../domain/table-commands';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
@@ -77,9 +77,7 @@ export class ChouettesService {
   private async betweenGames(m: EntityManager, auth: KeyAuth, id: string, what: 'join' | 'leave'): Promise<TableEntity> {
     const t = await this.tables.lock(m, auth.clubId, 'chouette', id);
     if (!t) throw notFound('Chouette');
-    if (t.currentGameNo !== null) {
-      refuse('GAME_IN_PROGRESS', 'R5.8', `Players ${what} a chouette between games; game ${t.currentGameNo} is in progress (R5.8)`);
-    }
+    assertChouetteBetweenGames(t, what);
     return t;
   }
 

@@ -6,7 +6,8 @@ import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { CommandContext, Db, Replayed } from '../db/db.service';
-import { refuse, RuleViolation } from '../domain/errors';
+import { inBatch } from '../domain/errors';
+import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
 import type { GameAction, GameState } from '../domain/game';
 import type { SideIndex } from '../domain/types';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
@@ -64,18 +65,6 @@ function stored(a: ActionDto, seq: number, at: Date): StoredAction {
   return s;
 }
 
-/** A refusal inside a batch names the action that was refused. */
-function inBatch<T>(index: number, fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof RuleViolation) {
-      throw new RuleViolation(e.code, e.rule, `Action ${index + 1}: ${e.message}`, { ...(e.details ?? {}), actionIndex: index });
-    }
-    throw e;
-  }
-}
-
 /**
  * Games on every table (R6.8 one at a time, R6.3 void, abandon): one transaction per
  * command with the table's row locked, so two scorers on one game cannot both win.
@@ -113,9 +102,7 @@ export class GamesService {
       const { t, session: s } = await this.locked(m, auth, kind, id, null);
       checkVersion(ifMatch, t.version);
       const session = this.sessions.check(t.sessionId, s);
-      if (t.currentGameNo !== null) {
-        refuse('GAME_IN_PROGRESS', 'R6.8', `Game ${t.currentGameNo} is still in progress: finish, abandon or void it before the next game starts (R6.8)`);
-      }
+      assertNoGameInProgress(t);
       const setup = await this.nextSetup(m, t);
       const now = new Date();
       const engine = engineFor(t.kind);
@@ -177,7 +164,7 @@ export class GamesService {
   undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 200, async (m) => {
       const { game, setup } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
-      if (game.actions.length === 0) refuse('NOTHING_TO_UNDO', null, `Game ${gameNo} has no action to take back`);
+      assertSomethingToUndo(gameNo, game.actions.length);
       game.actions = game.actions.slice(0, -1);
       const state = engineFor(kind).replay(setup, game.actions.map(toDomainAction), game.automaticDoubles);
       const saved = await this.tables.saveGame(m, game);
@@ -204,16 +191,8 @@ export class GamesService {
       const session = this.sessions.check(t.sessionId, s);
       if (!game) throw notFound('Game');
       checkVersion(ifMatch, game.version);
-      if (t.currentGameNo !== null) {
-        refuse('GAME_IN_PROGRESS', 'R6.3', `Game ${t.currentGameNo} is in progress: a game can be voided only while none is (R6.3)`);
-      }
-      if (game.status !== 'finished') {
-        refuse('GAME_NOT_FINISHED', 'R6.3', `Game ${gameNo} is ${game.status}: only a finished game can be voided (R6.3)`);
-      }
-      const latest = await this.tables.latestFinishedGameNo(m, auth.clubId, t.id);
-      if (latest !== gameNo) {
-        refuse('NOT_LATEST_GAME', 'R6.3', `Only the table's most recent finished game (game ${latest}) may be voided (R6.3)`);
-      }
+      assertVoidable(t, gameNo, game.status);
+      assertLatestFinishedGame(gameNo, await this.tables.latestFinishedGameNo(m, auth.clubId, t.id));
       const now = new Date();
       const original = await this.ledger.forGame(m, auth.clubId, t.id, gameNo);
       const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
@@ -282,10 +261,7 @@ export class GamesService {
     const { t, session: s, game } = await this.locked(m, auth, kind, id, gameNo);
     if (!game) throw notFound('Game');
     checkVersion(ifMatch, game.version);
-    if (game.status === 'finished') {
-      refuse('GAME_FINISHED', 'R6.3', `Game ${gameNo} is finished: nothing more can happen in it; void it to correct it (R6.3)`);
-    }
-    if (game.status !== 'in-progress') refuse('GAME_NOT_IN_PROGRESS', 'R6.3', `Game ${gameNo} was ${game.status}: nothing more can happen in it`);
+    assertGameInProgress(gameNo, game.status);
     const session = needSession ? this.sessions.check(t.sessionId, s) : null;
     const setup: unknown = game.setup;
     const state = engineFor(kind).replay(setup, game.actions.map(toDomainAction), game.automaticDoubles);

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
-import { refuse } from '../domain/errors';
+import { assertSessionOpen } from '../domain/session';
+import { assertPlayersKnown } from '../domain/table-commands';
 import { SessionEntity } from '../sessions/session.entity';
 import { playerNames } from '../players/players.repository';
 
@@ -23,7 +24,7 @@ export class SessionGate {
   check(sessionId: string | null, s: SessionEntity | null): SessionEntity | null {
     if (!sessionId) return null;
     if (!s) throw new ApiError(ErrorCode.REFERENCE_NOT_FOUND, `Session ${sessionId} does not exist in this club.`);
-    if (s.status === 'closed') refuse('SESSION_CLOSED', 'R6.7', `Session "${s.name}" is closed: it takes no more tables or games (R6.7)`);
+    assertSessionOpen(s);
     return s;
   }
 }
@@ -32,5 +33,5 @@ export class SessionGate {
 export async function assertPlayersInClub(m: EntityManager, clubId: string, ids: string[]): Promise<void> {
   const found = await playerNames(m, clubId, ids);
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
-  if (missing.length) refuse('UNKNOWN_PLAYER', null, `No such player in this club: ${missing.join(', ')}`, { players: missing });
+  assertPlayersKnown(missing);
 }

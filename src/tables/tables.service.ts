@@ -8,7 +8,8 @@ import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { CommandContext, Db, Replayed } from '../db/db.service';
-import { refuse } from '../domain/errors';
+import { assertStakeHasSession } from '../domain/session';
+import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
 import type { MoneyTable } from '../domain/money-game';
 import { LedgerRepository, minorFromDb } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
@@ -49,9 +50,7 @@ export class TablesService {
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
     return this.db.command(cmd, 201, async (m) => {
       const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined });
-      if (dto.stakeMinor !== undefined && dto.stakeMinor > 0 && !dto.sessionId) {
-        refuse('STAKE_NEEDS_SESSION', 'R3.8', 'A match with a stake belongs to a session, whose ledger the stake is paid through (R3.8, R6.1)');
-      }
+      assertStakeHasSession('match', dto.stakeMinor, dto.sessionId);
       const players = [...setup.sides[0], ...setup.sides[1]];
       await assertPlayersInClub(m, auth.clubId, players);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
@@ -78,13 +77,11 @@ export class TablesService {
       const t = await this.tables.lock(m, auth.clubId, 'match', id);
       if (!t) throw notFound('Match');
       const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
-      if (t.currentGameNo !== null) {
-        refuse('GAME_IN_PROGRESS', 'R3.6', `Penalty points are an adjustment between games; game ${t.currentGameNo} is in progress (R3.6)`);
-      }
+      assertPenaltyBetweenGames(t);
       const setup = t.setup as unknown as MatchTableSetup;
       const finished = await this.tables.finishedGames(m, auth.clubId, t.id);
       const before = scoreOf(setup, finished, penaltiesOf(t));
-      if (before.status === 'finished') refuse('MATCH_FINISHED', 'R3.2', 'The match is over: no more penalties (R3.2)');
+      assertMatchNotOver(before.status);
       const now = new Date();
       const penalties = penaltiesOf(t);
       const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };

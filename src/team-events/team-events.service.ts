@@ -5,7 +5,7 @@ import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
-import { refuse } from '../domain/errors';
+import { assertStakeHasSession } from '../domain/session';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger/ledger.repository';
 import { MatchTableSetup, newMatchSetup, scoreOf } from '../tables/engines';
@@ -46,9 +46,7 @@ export class TeamEventsService {
     return this.db.command(cmd, 201, async (m) => {
       const sides = teamBoards(dto.teams.map((t) => t.players));
       const setups = sides.map((s) => newMatchSetup({ sides: s, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined }));
-      if (dto.stakeMinor !== undefined && dto.stakeMinor > 0 && !dto.sessionId) {
-        refuse('STAKE_NEEDS_SESSION', 'R3.8', "A team event with a stake belongs to a session, whose ledger each board's stake is paid through (R3.8, R6.1)");
-      }
+      assertStakeHasSession('team event', dto.stakeMinor, dto.sessionId);
       const players = sides.flatMap(([a, b]) => [...a, ...b]);
       await assertPlayersInClub(m, auth.clubId, players);
       const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
