@@ -1,10 +1,11 @@
 /**
  * Helpers shared by the domain's *.spec.ts files (not used by production code).
  */
+import type { DomainErrorCode } from './error-codes';
 import { RuleViolation } from './errors';
 
 /** Runs `fn`, expects a RuleViolation with this code and rule id, and returns it. */
-export function expectRefusal(fn: () => unknown, code: string, rule: string | null): RuleViolation {
+export function expectRefusal(fn: () => unknown, code: DomainErrorCode, rule: string | null): RuleViolation {
   let caught: unknown;
   try {
     fn();
