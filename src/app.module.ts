@@ -10,7 +10,7 @@ import { ProblemFilter } from './common/problem.filter';
 import { APP_LOGGER, AppLogger } from './common/logging';
 import type { AppConfig } from './config';
 import { CONFIG, DATABASE_URL } from './config.provider';
-import { dataSourceOptions } from './db/data-source';
+import { dataSourceOptions } from './data-source';
 import { Db } from './db/db.service';
 import { HealthController } from './health/health.controller';
 import { PlayersController } from './players/players.controller';
