@@ -5,7 +5,7 @@ import { ApiKeysRepository } from './clubs/api-keys.repository';
 import { ClubsController } from './clubs/clubs.controller';
 import { ClubsRepository } from './clubs/clubs.repository';
 import { ClubsService } from './clubs/clubs.service';
-import { AuthGuard } from './common/auth.guard';
+import { AuthGuard } from './guards/auth.guard';
 import { ProblemFilter } from './common/problem.filter';
 import { APP_LOGGER, AppLogger } from './common/logging';
 import type { AppConfig } from './config';

@@ -4,12 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import { CONFIG } from '../config.provider';
 import type { AppConfig } from '../config';
 import { Inject } from '@nestjs/common';
-import { ApiError } from './api-error';
-import { clientAddress } from './client-address';
-import { Access, ACCESS, Auth, parseApiToken, Role, roleAtLeast, secretMatcher, secretMatches } from './auth';
-import { ErrorCode } from './error-codes';
-import { RateLimiter, RateVerdict } from '../guards/rate-limiter';
-import { ApiKeyCache } from '../guards/api-key-cache';
+import { ApiError } from '../common/api-error';
+import { clientAddress } from '../common/client-address';
+import { Access, ACCESS, Auth, parseApiToken, Role, roleAtLeast, secretMatcher, secretMatches } from '../common/auth';
+import { ErrorCode } from '../common/error-codes';
+import { RateLimiter, RateVerdict } from './rate-limiter';
+import { ApiKeyCache } from './api-key-cache';
 import type { FastifyReply } from 'fastify';
 
 const unauthenticated = (detail: string) => new ApiError(ErrorCode.UNAUTHENTICATED, detail, { headers: { 'www-authenticate': 'Bearer' } });
