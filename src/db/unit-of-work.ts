@@ -5,7 +5,7 @@ import { isRetryable } from '../common/retryable';
 import { openReplay, sealReplay } from '../common/replay-seal';
 import { uuid7 } from '../common/uuid';
 import { CommandContext, Replayed } from '../common/command';
-import { CommitOutcomeUnknown } from './failures';
+import { CommitOutcomeUnknown } from '../common/db-failures';
 import { beginLazily, commitLazily, rollbackLazily } from './transaction';
 import { defer, openBatch } from './write-batch';
 
