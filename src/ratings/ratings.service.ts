@@ -1,8 +1,8 @@
-import { Controller, Get, Injectable, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { EntityManager } from 'typeorm';
-import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { decodeCursor, ListQuery, Page, PageOf, toPage } from '../common/pagination';
+import { KeyAuth } from '../common/auth';
+import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
 import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
@@ -109,19 +109,5 @@ export class RatingsService {
         matches: r.matches as number,
       }),
     );
-  }
-}
-
-@ApiTags('Players')
-@Controller('v1/ratings')
-export class RatingsController {
-  constructor(private readonly ratings: RatingsService) {}
-
-  @Get()
-  @MinRole('viewer')
-  @ApiOperation({ summary: 'Club ratings, best first (R7.1)', description: "Every finished match rates its players by the FIBS formula; a pair plays the other side's average (R3.7)." })
-  @ApiOkResponse({ type: PageOf(RatingDto) })
-  list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
-    return this.ratings.list(auth, q.limit ?? 50, q.cursor);
   }
 }
