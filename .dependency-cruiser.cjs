@@ -1,6 +1,12 @@
-// Module boundaries of src/, checked by `npm run depcruise` (and .ci/run).
-// Cycles listed in .dependency-cruiser-known-violations.json are tolerated until they are
-// broken; that list must only shrink (regenerate it with `npm run depcruise:baseline`).
+// Module boundaries of src/, checked by `npm run depcruise` (and .ci/run). Violations
+// listed in .dependency-cruiser-known-violations.json are tolerated until they are worked
+// off; that list must only shrink (rewrite it with `npm run depcruise:baseline` after
+// breaking a cycle, never to admit a new violation).
+
+// Folders still in an import cycle with each other (a regular expression group). Remove a
+// folder once its cycles are broken, then run `npm run depcruise:baseline`.
+const KNOWN_CYCLE_FOLDERS = '(players|sessions|tables)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -28,10 +34,18 @@ module.exports = {
     {
       name: 'no-circular-folders',
       severity: 'error',
-      comment: 'No folder of src/ may reach itself again through the imports of its modules.',
+      comment:
+        'No folder of src/ may reach itself again through the imports of its modules. dependency-cruiser cannot baseline folder violations, so the folders of the known cycles (KNOWN_CYCLE_FOLDERS) are left out here and held by known-folder-cycles instead.',
       scope: 'folder',
-      from: { path: '^src/' },
+      from: { path: '^src/', pathNot: `^src/${KNOWN_CYCLE_FOLDERS}$` },
       to: { circular: true },
+    },
+    {
+      name: 'known-folder-cycles',
+      severity: 'error',
+      comment: 'Imports between the folders of the known cycles: the ones there are listed in .dependency-cruiser-known-violations.json (that list only shrinks); any new one fails.',
+      from: { path: `^src/${KNOWN_CYCLE_FOLDERS}/` },
+      to: { path: `^src/${KNOWN_CYCLE_FOLDERS}/`, pathNot: '^src/$1/' },
     },
     {
       name: 'src-not-to-test-or-bench',
