@@ -39,8 +39,9 @@ import { ApiKeyCache } from './guards/api-key-cache';
 import { RatingsController } from './ratings/ratings.controller';
 import { RatingsService } from './ratings/ratings.service';
 import { AuditController, AuditService } from './guards/audit';
-import { PlayerStatsRepository } from './players/player-stats.repository';
-import { PlayerStatsService } from './players/player-stats.service';
+import { PlayerDetails } from './players/player-details';
+import { PlayerStatsRepository } from './player-stats/player-stats.repository';
+import { PlayerStatsService } from './player-stats/player-stats.service';
 import { StandingsController } from './standings/standings.controller';
 import { StandingsRepository } from './standings/standings.repository';
 import { StandingsService } from './standings/standings.service';
@@ -113,6 +114,7 @@ export class AppModule {
         AuditService,
         PlayerStatsRepository,
         PlayerStatsService,
+        { provide: PlayerDetails, useExisting: PlayerStatsService },
         StandingsRepository,
         StandingsService,
       ],
