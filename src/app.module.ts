@@ -19,6 +19,7 @@ import { PlayersService } from './players/players.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
+import { SessionTables } from './sessions/session-tables';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { ChouetteGamesController, MatchGamesController, MoneyGamesGamesController } from './tables/games.controller';
 import { ChouettesController } from './tables/chouettes.controller';
@@ -100,6 +101,7 @@ export class AppModule {
         SessionsService,
         SessionGate,
         TablesRepository,
+        { provide: SessionTables, useExisting: TablesRepository },
         LedgerRepository,
         TablesService,
         GamesService,

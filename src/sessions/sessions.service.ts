@@ -11,7 +11,7 @@ import { CommandContext, Db, Replayed } from '../db/db.service';
 import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
 import { SessionsRepository } from './sessions.repository';
-import { TablesRepository } from '../tables/tables.repository';
+import { SessionTables } from './session-tables';
 import { basisPointsFromPercent, percentFromBasisPoints } from '../domain/settlement';
 
 export function mapSession(s: SessionEntity): SessionDto {
@@ -35,7 +35,7 @@ export class SessionsService {
     private readonly db: Db,
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
-    private readonly tables: TablesRepository,
+    private readonly tables: SessionTables,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {
