@@ -5,12 +5,12 @@ import { ApiKeysRepository } from './clubs/api-keys.repository';
 import { ClubsController } from './clubs/clubs.controller';
 import { ClubsRepository } from './clubs/clubs.repository';
 import { ClubsService } from './clubs/clubs.service';
-import { AuthGuard } from './common/auth.guard';
+import { AuthGuard } from './guards/auth.guard';
 import { ProblemFilter } from './common/problem.filter';
 import { APP_LOGGER, AppLogger } from './common/logging';
 import type { AppConfig } from './config';
 import { CONFIG, DATABASE_URL } from './config.provider';
-import { dataSourceOptions } from './db/data-source';
+import { dataSourceOptions } from './data-source';
 import { Db } from './db/db.service';
 import { HealthController } from './health/health.controller';
 import { PlayersController } from './players/players.controller';
@@ -19,6 +19,7 @@ import { PlayersService } from './players/players.service';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
+import { SessionTables } from './sessions/session-tables';
 import { LedgerRepository } from './ledger/ledger.repository';
 import { ChouetteGamesController, MatchGamesController, MoneyGamesGamesController } from './tables/games.controller';
 import { ChouettesController } from './tables/chouettes.controller';
@@ -36,10 +37,12 @@ import { SettlementRepository } from './settlement/settlement.repository';
 import { SettlementService } from './settlement/settlement.service';
 import { RateLimiter } from './guards/rate-limiter';
 import { ApiKeyCache } from './guards/api-key-cache';
-import { RatingsController, RatingsService } from './ratings/ratings.service';
+import { RatingsController } from './ratings/ratings.controller';
+import { RatingsService } from './ratings/ratings.service';
 import { AuditController, AuditService } from './guards/audit';
-import { PlayerStatsRepository } from './players/player-stats.repository';
-import { PlayerStatsService } from './players/player-stats.service';
+import { PlayerDetails } from './players/player-details';
+import { PlayerStatsRepository } from './player-stats/player-stats.repository';
+import { PlayerStatsService } from './player-stats/player-stats.service';
 import { StandingsController } from './standings/standings.controller';
 import { StandingsRepository } from './standings/standings.repository';
 import { StandingsService } from './standings/standings.service';
@@ -98,6 +101,7 @@ export class AppModule {
         SessionsService,
         SessionGate,
         TablesRepository,
+        { provide: SessionTables, useExisting: TablesRepository },
         LedgerRepository,
         TablesService,
         GamesService,
@@ -112,6 +116,7 @@ export class AppModule {
         AuditService,
         PlayerStatsRepository,
         PlayerStatsService,
+        { provide: PlayerDetails, useExisting: PlayerStatsService },
         StandingsRepository,
         StandingsService,
       ],

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createApp } from './app';
 import { describeError } from './common/describe-error';
 import { AppConfig, ConfigError, loadConfig } from './config';
-import { migrate } from './db/data-source';
+import { migrate } from './data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
 import { Db } from './db/db.service';
 import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { migrate } from '../src/db/data-source';
+import { migrate } from '../src/data-source';
 import { ensureAppLogin, withCredentials } from '../src/db/roles';
 import { bearer, cloneDatabase, RunningApp } from './support/app';
 import { double, finish, take } from './support/club';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/db/data-source';
-import { GLOBAL_TABLES } from '../src/db/entities';
+import { dataSourceOptions } from '../src/data-source';
+import { GLOBAL_TABLES } from '../src/entities';
 import { cloneDatabase } from './support/app';
 
 /**

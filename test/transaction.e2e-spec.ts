@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { CommandContext, UnitOfWork } from '../src/db/unit-of-work';
-import { dataSourceOptions } from '../src/db/data-source';
+import { dataSourceOptions } from '../src/data-source';
 import { clientOf, MAX_SQL_STATEMENTS, PgClient, sqlStatement } from '../src/db/pg-client';
 import { prepared } from '../src/db/prepared';
 import { defer } from '../src/db/write-batch';

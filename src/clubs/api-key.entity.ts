@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export type Role = 'owner' | 'scorer' | 'viewer';
-export const ROLES: Role[] = ['owner', 'scorer', 'viewer'];
+import type { Role } from '../common/auth';
 
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {

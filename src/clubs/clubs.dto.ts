@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsCurrency, IsTimeZoneName } from '../common/validators';
 import { Optional } from '../common/validation';
-import { ROLES, Role } from './api-key.entity';
+import { ROLES, Role } from '../common/auth';
 
 export class CreateClubDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Riverside Backgammon Club' })

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../common/api-error';
-import { KeyAuth, newApiToken } from '../common/auth';
+import { KeyAuth, newApiToken, Role } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
-import { ApiKeyEntity, Role } from './api-key.entity';
+import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyCache } from '../guards/api-key-cache';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ClubEntity } from './club.entity';

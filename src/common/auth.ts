@@ -2,8 +2,11 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import type { Role } from '../clubs/api-key.entity';
 import { ApiProblem } from './openapi';
+
+/** The roles an API key can have. */
+export type Role = 'owner' | 'scorer' | 'viewer';
+export const ROLES: Role[] = ['owner', 'scorer', 'viewer'];
 
 export interface KeyAuth {
   kind: 'key';

@@ -2,7 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import pino, { Logger } from 'pino';
 import type { LogLevel } from '../config';
-import { nameOf, statementLabel } from '../db/pg-client';
+import { nameOf, statementLabel } from './sql-names';
 import type { Auth } from './auth';
 import { clientRequestIdOf } from './request-id';
 

@@ -4,7 +4,7 @@ import { RuleViolation } from '../domain/errors';
 import { AMOUNT_OUT_OF_RANGE, MAX_MINOR } from '../domain/money';
 import { ApiError, FieldError } from './api-error';
 import { ErrorCode, statusOf, titleOf } from './error-codes';
-import { CommitOutcomeUnknown, isDatabaseUnavailable } from '../db/failures';
+import { CommitOutcomeUnknown, isDatabaseUnavailable } from './db-failures';
 import { isRetryable } from './retryable';
 
 export { CommitOutcomeUnknown, isDatabaseUnavailable, isRetryable };

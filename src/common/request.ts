@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from './command';
 import { ApiError } from './api-error';
 import { clientRequestIdOf } from './request-id';
 import type { Auth } from './auth';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Replayed } from '../db/unit-of-work';
+import { Replayed } from './command';
 
 /**
  * Sets `ETag: "<version>"` on every answer that carries a version, and answers a

@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { asQueryFailed, clientOf, nameOf, PgClient } from './pg-client';
+import { nameOf } from '../common/sql-names';
+import { asQueryFailed, clientOf, PgClient } from './pg-client';
 import { withPendingBegin } from './transaction';
 
 /**

@@ -1,6 +1,7 @@
 import { EntityManager, QueryRunner } from 'typeorm';
-import { CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from './failures';
-import { asQueryFailed, executeText, nameOf, PgClient, PgResult, sqlStatement } from './pg-client';
+import { CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from '../common/db-failures';
+import { nameOf } from '../common/sql-names';
+import { asQueryFailed, executeText, PgClient, PgResult, sqlStatement } from './pg-client';
 import { takeBatch } from './write-batch';
 
 /**

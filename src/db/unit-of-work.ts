@@ -1,37 +1,16 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
-import type { Auth } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { isRetryable } from '../common/retryable';
 import { openReplay, sealReplay } from '../common/replay-seal';
 import { uuid7 } from '../common/uuid';
-import { CommitOutcomeUnknown } from './failures';
+import { CommandContext, Replayed } from '../common/command';
+import { CommitOutcomeUnknown } from '../common/db-failures';
 import { beginLazily, commitLazily, rollbackLazily } from './transaction';
 import { defer, openBatch } from './write-batch';
 
-/** What a command needs to know about its caller. */
-export interface CommandContext {
-  auth: Auth;
-  /**
-   * Idempotency-Key header, the hash of the request it came with, and the key its
-   * stored answer is sealed with (derived from the caller's token: replay-seal.ts).
-   */
-  idempotency: { key: string; requestHash: string; sealKey: Buffer } | null;
-  /**
-   * What the audit record says about the request. Commands of club keys are recorded in
-   * their club's record; the operator's in the record of the club it acted on, which
-   * the command names in `clubId` once known (club creation).
-   */
-  audit?: { method: string; route: string; path: string; requestId: string | null; clientRequestId: string | null; body: unknown; clubId?: string };
-}
-
-/** A response replayed from an earlier request with the same Idempotency-Key. */
-export class Replayed {
-  constructor(
-    public readonly status: number,
-    public readonly body: string,
-  ) {}
-}
+export { Replayed } from '../common/command';
+export type { CommandContext } from '../common/command';
 
 const MAX_ATTEMPTS = 5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,7 +7,7 @@ import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../db/db.service';
 import { PlayerDetailDto } from './player-stats.dto';
-import { PlayerStatsService } from './player-stats.service';
+import { PlayerDetails } from './player-details';
 import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';
 import { PlayersService } from './players.service';
 
@@ -18,7 +18,7 @@ const PlayerPage = PageOf(PlayerDto);
 export class PlayersController {
   constructor(
     private readonly players: PlayersService,
-    private readonly stats: PlayerStatsService,
+    private readonly stats: PlayerDetails,
   ) {}
 
   @Post()

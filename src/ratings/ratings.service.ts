@@ -1,15 +1,22 @@
-import { Controller, Get, Injectable, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { EntityManager } from 'typeorm';
-import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { decodeCursor, ListQuery, Page, PageOf, toPage } from '../common/pagination';
+import { KeyAuth } from '../common/auth';
+import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
 import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
-import type { MatchTableSetup } from '../tables/engines';
-import type { TableEntity } from '../tables/table.entity';
 
 type Row = Record<string, unknown>;
+
+/** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines.ts). */
+export interface RatedMatch {
+  setup: Record<string, unknown>;
+}
+interface RatedMatchSetup {
+  sides: [string[], string[]];
+  target: number;
+}
 
 /** What a finished match did to each player's rating, kept on the match so a void can take it back (R7.1). */
 export interface AppliedRating {
@@ -50,8 +57,8 @@ export class RatingsService {
    * average (R3.7), from the ratings as they are now (rows locked in id order). The
    * changes are returned to be kept in the match's state.
    */
-  async rate(m: EntityManager, clubId: string, t: TableEntity, winnerSide: SideIndex): Promise<AppliedRating[]> {
-    const setup = t.setup as unknown as MatchTableSetup;
+  async rate(m: EntityManager, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<AppliedRating[]> {
+    const setup = t.setup as unknown as RatedMatchSetup;
     const ids = [...setup.sides[0], ...setup.sides[1]];
     const rows: Row[] = await m.query(`SELECT id, rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids]);
     const byId = new Map(rows.map((r) => [r.id as string, { rating: Number(r.rating), experience: Number(r.experience) }]));
@@ -102,19 +109,5 @@ export class RatingsService {
         matches: r.matches as number,
       }),
     );
-  }
-}
-
-@ApiTags('Players')
-@Controller('v1/ratings')
-export class RatingsController {
-  constructor(private readonly ratings: RatingsService) {}
-
-  @Get()
-  @MinRole('viewer')
-  @ApiOperation({ summary: 'Club ratings, best first (R7.1)', description: "Every finished match rates its players by the FIBS formula; a pair plays the other side's average (R3.7)." })
-  @ApiOkResponse({ type: PageOf(RatingDto) })
-  list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
-    return this.ratings.list(auth, q.limit ?? 50, q.cursor);
   }
 }

@@ -10,7 +10,7 @@ import { CommandContext, Db, Replayed } from '../db/db.service';
 import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
 import { SessionsRepository } from './sessions.repository';
-import { TablesRepository } from '../tables/tables.repository';
+import { SessionTables } from './session-tables';
 import { assertCanClose, assertRakeChangeable } from '../domain/session';
 import { basisPointsFromPercent, percentFromBasisPoints } from '../domain/settlement';
 
@@ -35,7 +35,7 @@ export class SessionsService {
     private readonly db: Db,
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
-    private readonly tables: TablesRepository,
+    private readonly tables: SessionTables,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {

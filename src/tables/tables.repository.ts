@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { defer } from '../db/write-batch';
 import { prepared } from '../db/prepared';
 import { SessionEntity } from '../sessions/session.entity';
+import type { SessionTables } from '../sessions/session-tables';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 
 type Row = Record<string, unknown>;
@@ -80,7 +81,7 @@ export interface TableFilter {
 
 /** SQL of tables, their players and their games. Every statement is scoped by club_id. */
 @Injectable()
-export class TablesRepository {
+export class TablesRepository implements SessionTables {
   async insert(m: EntityManager, t: TableEntity, playerIds: string[]): Promise<void> {
     await m.query(
       `INSERT INTO game_tables (club_id, id, kind, session_id, status, setup, state, stake_minor, next_game_no, current_game_no, version, created_at, updated_at)

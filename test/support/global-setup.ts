@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { migrate } from '../../src/db/data-source';
+import { migrate } from '../../src/data-source';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { ensureAppLogin } from '../../src/db/roles';
 

@@ -1,6 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { loggableError } from '../../src/common/logging';
-import { statementLabel } from '../../src/db/pg-client';
+import { statementLabel } from '../../src/common/sql-names';
 
 /** A PostgreSQL error as node-postgres raises it, quoting the value like PostgreSQL does. */
 function pgError(code: string, value: string) {

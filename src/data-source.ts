@@ -1,7 +1,7 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { MIGRATIONS } from '../../migrations';
+import { MIGRATIONS } from '../migrations';
 import { ENTITIES } from './entities';
-import { boundedWaits } from './timeouts';
+import { boundedWaits } from './db/timeouts';
 
 export interface DbOptions {
   url: string;

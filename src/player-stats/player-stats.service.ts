@@ -5,14 +5,15 @@ import { Db } from '../db/db.service';
 import { computePlayerStats, StatsMatch } from '../domain/player-stats';
 import { MatchTableSetup, scoreOf } from '../tables/engines';
 import { penaltiesOf } from '../tables/games.service';
-import { PlayerDetailDto } from './player-stats.dto';
+import { PlayerDetails } from '../players/player-details';
+import { PlayerDetailDto } from '../players/player-stats.dto';
+import { PlayersRepository } from '../players/players.repository';
+import { mapPlayer } from '../players/players.service';
 import { lowerSides, PlayerStatsRepository } from './player-stats.repository';
-import { PlayersRepository } from './players.repository';
-import { mapPlayer } from './players.service';
 
 /** `GET /v1/players/{id}`: the player with his statistics (issue 2), from one snapshot. */
 @Injectable()
-export class PlayerStatsService {
+export class PlayerStatsService implements PlayerDetails {
   constructor(
     private readonly db: Db,
     private readonly players: PlayersRepository,

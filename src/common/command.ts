@@ -1,0 +1,27 @@
+// What the HTTP layer hands the unit of work (src/db/unit-of-work.ts) for a command, and
+// what it may answer instead of the command's result.
+import type { Auth } from './auth';
+
+/** What a command needs to know about its caller. */
+export interface CommandContext {
+  auth: Auth;
+  /**
+   * Idempotency-Key header, the hash of the request it came with, and the key its
+   * stored answer is sealed with (derived from the caller's token: replay-seal.ts).
+   */
+  idempotency: { key: string; requestHash: string; sealKey: Buffer } | null;
+  /**
+   * What the audit record says about the request. Commands of club keys are recorded in
+   * their club's record; the operator's in the record of the club it acted on, which
+   * the command names in `clubId` once known (club creation).
+   */
+  audit?: { method: string; route: string; path: string; requestId: string | null; clientRequestId: string | null; body: unknown; clubId?: string };
+}
+
+/** A response replayed from an earlier request with the same Idempotency-Key. */
+export class Replayed {
+  constructor(
+    public readonly status: number,
+    public readonly body: string,
+  ) {}
+}

@@ -1,0 +1,11 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * What a session asks of its tables (R6.7: closing waits for no game). The tables depend on
+ * their session, not the other way round: TablesRepository (src/tables) implements this
+ * and app.module binds it to this token.
+ */
+export abstract class SessionTables {
+  /** Unfinished games of the session's tables. */
+  abstract gamesInProgress(m: EntityManager, clubId: string, sessionId: string): Promise<Array<{ tableId: string; kind: string; gameNo: number }>>;
+}
