@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtension, ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { DomainErrorCode } from '../domain/error-codes';
 
 export class FieldErrorDto {
   @ApiProperty({ description: 'Path of the offending field, e.g. `sides.0.1`.', example: 'target' })
@@ -58,3 +59,119 @@ export const MONEY_READ_422 =
 /** R6.2 on a write that moves money. */
 export const MONEY_WRITE_422 =
   "AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written.";
+
+/** The operation extension that carries a route's refusals by the rules until the document is built. */
+export const REFUSALS_EXTENSION = 'x-refusals';
+
+/**
+ * The refusals by the rules (422 with `code` and `rule`) a route can answer; on a
+ * controller, every route of it that does not declare its own. The built document lists
+ * them on the route's 422 answer (`x-error-codes` and its description).
+ */
+export const ApiRefusals = (...codes: DomainErrorCode[]) => ApiExtension(REFUSALS_EXTENSION, codes) as ClassDecorator & MethodDecorator;
+
+/** A table's settings, refused when a match, money game or chouette is created (R2.2, R2.5, R2.7, R2.8, R3.5, R4.3, R5.12). */
+const SETTINGS_REFUSALS = [
+  'MONEY_ONLY_SETTING',
+  'INVALID_SETTING',
+  'UNKNOWN_SETTING',
+  'INVALID_CUBE_LIMIT',
+  'RACCOONS_NEED_BEAVERS',
+  'INVALID_AUTOMATIC_DOUBLES',
+  'TOO_MANY_AUTOMATIC_DOUBLES',
+  'AUTOMATIC_DOUBLES_NOT_ALLOWED',
+] as const satisfies readonly DomainErrorCode[];
+
+/** Creating a match (R3.1, R3.7, R3.8) and, per board, a team event. */
+export const MATCH_CREATION_REFUSALS = [
+  'INVALID_TARGET',
+  'TARGET_EVEN',
+  'TARGET_OUT_OF_RANGE',
+  'INVALID_SIDES',
+  'DUPLICATE_PLAYER',
+  'STAKE_NEEDS_SESSION',
+  'INVALID_STAKE',
+  ...SETTINGS_REFUSALS,
+  'UNKNOWN_PLAYER',
+  'SESSION_CLOSED',
+] as const satisfies readonly DomainErrorCode[];
+
+/** Creating a two-player money game (R4.1, R4.3). */
+export const MONEY_GAME_CREATION_REFUSALS = [
+  'INVALID_SIDES',
+  'DUPLICATE_PLAYER',
+  'INVALID_STAKE',
+  ...SETTINGS_REFUSALS,
+  'UNKNOWN_PLAYER',
+  'SESSION_CLOSED',
+] as const satisfies readonly DomainErrorCode[];
+
+/** Seating a chouette (R5.1, R5.3, R5.9, R5.11). */
+export const CHOUETTE_CREATION_REFUSALS = [
+  'CHOUETTE_PLAYER_COUNT',
+  'INVALID_SEATING',
+  'INVALID_ROLL',
+  'ROLL_OFF_TIE',
+  'INVALID_SEATS',
+  'INVALID_PLAYER',
+  'DUPLICATE_PLAYER',
+  'INVALID_CUBE_MODE',
+  'INVALID_PARTNER_FROM',
+  'INVALID_PARTNER_SHARE',
+  'DUPLICATE_STAKE',
+  'INVALID_STAKE',
+  ...SETTINGS_REFUSALS,
+  'UNKNOWN_PLAYER',
+  'SESSION_CLOSED',
+] as const satisfies readonly DomainErrorCode[];
+
+/**
+ * Starting a game or taking an action in it, on any kind of table: the game (R1), the
+ * cube (R2), the match (R3), the chouette's cubes and outcomes (R5), and, when the game
+ * ends, its payouts, ledger entries and rating (R6, R7).
+ */
+export const GAME_PLAY_REFUSALS = [
+  'INVALID_ACTION',
+  'INVALID_RESULT',
+  'INVALID_BACKGAMMON_MULTIPLIER',
+  'CUBE_NOT_IN_PLAY',
+  'NOT_IN_GAME',
+  'GAME_FINISHED',
+  'GAME_IN_PROGRESS',
+  'NOT_CUBE_OWNER',
+  'CUBE_LIMIT_EXCEEDED',
+  'NO_OFFER_PENDING',
+  'OFFER_PENDING',
+  'NOT_DOUBLED_PARTY',
+  'WRONG_INSTANT_REDOUBLE',
+  'BEAVERS_NOT_ALLOWED',
+  'RACCOONS_NOT_ALLOWED',
+  'MATCH_FINISHED',
+  'INVALID_MATCH_EVENT',
+  'INVALID_GAME_POINTS',
+  'NO_CUBE_IN_ONE_POINT_MATCH',
+  'CRAWFORD_NO_DOUBLE',
+  'DEAD_CUBE',
+  'SINGLE_TEAM_CUBE',
+  'NO_MEMBER_CUBES',
+  'NOT_ACTING_CAPTAIN',
+  'NOT_OWN_CUBE',
+  'UNKNOWN_CUBE',
+  'DUPLICATE_CUBE',
+  'CUBE_NOT_NAMED',
+  'NO_CUBES_NAMED',
+  'NO_BEAVER_ALONE',
+  'NO_CUBE_TO_DOUBLE',
+  'MEMBER_OUT',
+  'INVALID_OUTCOME',
+  'NO_CAPTAIN',
+  'TOO_FEW_PLAYERS',
+  'INVALID_SEATS',
+  'GAME_NOT_FINISHED',
+  'INVALID_PARTY',
+  'DUPLICATE_PARTY',
+  'UNBALANCED',
+  'AMOUNT_OUT_OF_RANGE',
+  'INVALID_RATING_INPUT',
+  'SESSION_CLOSED',
+] as const satisfies readonly DomainErrorCode[];

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { PROBLEM_JSON } from '../common/openapi';
+import { PROBLEM_JSON, REFUSALS_EXTENSION } from '../common/openapi';
+import { codesNamedIn, codesOfStatus, problemExample } from './problem-examples';
 
 type Op = {
   responses: Record<string, { description: string; content?: unknown }>;
@@ -78,6 +79,39 @@ function addStandardProblems(doc: OpenAPIObject): void {
   }
 }
 
+const WRITES = ['post', 'patch', 'put', 'delete'];
+
+/**
+ * Gives every error answer the codes it can carry (`x-error-codes`) and an example of
+ * its own status: the codes its description names, and on the 422 answer the route's
+ * refusals by the rules (declared with ApiRefusals), which its description then lists.
+ */
+function describeProblems(doc: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, raw] of Object.entries(item)) {
+      if (!['get', 'post', 'patch', 'put', 'delete'].includes(method)) continue;
+      const op = raw as Op & Record<string, unknown>;
+      const refusals = (op[REFUSALS_EXTENSION] as string[] | undefined) ?? [];
+      delete op[REFUSALS_EXTENSION];
+      if (refusals.length > 0) {
+        op.responses['422'] ??= problem('A rule refuses it; `code` and `rule` say which.');
+        op.responses['422'].description += ` Refusals by the rules on this route: ${refusals.join(', ')}.`;
+      }
+      const instance = path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'gameNo' ? '1' : '8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51'));
+      for (const [key, response] of Object.entries(op.responses)) {
+        const status = Number(key);
+        if (!(status >= 400)) continue;
+        const named = codesNamedIn(response.description);
+        if (status === 422 && WRITES.includes(method)) named.push('IDEMPOTENCY_KEY_REUSED');
+        const codes = codesOfStatus(status, status === 422 ? [...refusals, ...named] : named);
+        const content = (response.content ??= { [PROBLEM_JSON]: { schema: PROBLEM_REF } }) as Record<string, { example?: unknown }>;
+        if (codes.length > 0) (response as Record<string, unknown>)['x-error-codes'] = codes;
+        if (content[PROBLEM_JSON]) content[PROBLEM_JSON].example = problemExample(status, codes, instance);
+      }
+    }
+  }
+}
+
 /** The only fields that are real numbers; every other number of this API is a whole one (money in minor units, counts, versions). */
 const FRACTIONAL = new Set(['rating', 'rakePercent']);
 
@@ -133,6 +167,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey: string, methodKey: string) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
   addStandardProblems(doc);
+  describeProblems(doc);
   markIntegers(doc);
   return sortDeep(doc) as OpenAPIObject;
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, ApiRefusals } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -18,6 +18,7 @@ export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
   @Post()
+  @ApiRefusals('INVALID_RAKE_PERCENT')
   @MinRole('scorer')
   @ApiOperation({ summary: 'Open a session (a club meeting, R6.1)' })
   @ApiCreatedResponse({ type: SessionDto })
@@ -43,6 +44,7 @@ export class SessionsController {
   }
 
   @Patch(':id')
+  @ApiRefusals('INVALID_RAKE_PERCENT', 'SESSION_CLOSED')
   @MinRole('scorer')
   @ApiOperation({ summary: 'Change a session (If-Match honoured)' })
   @ApiOkResponse({ type: SessionDto })
@@ -54,6 +56,7 @@ export class SessionsController {
   }
 
   @Post(':id/close')
+  @ApiRefusals('GAMES_IN_PROGRESS')
   @HttpCode(200)
   @MinRole('scorer')
   @ApiOperation({ summary: 'Close the session (R6.7)', description: 'Refused while a game is unfinished. Closing a closed session answers it unchanged.' })

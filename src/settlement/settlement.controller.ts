@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
-import { ApiProblem, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
+import { ApiProblem, ApiRefusals, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -78,6 +78,7 @@ export class SessionMoneyController {
   }
 
   @Post('payments')
+  @ApiRefusals('SAME_PARTY', 'UNKNOWN_PLAYER', 'AMOUNT_OUT_OF_RANGE')
   @MinRole('scorer')
   @ApiOperation({
     summary: 'Record cash handed over (R6.6)',

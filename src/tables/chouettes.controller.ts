@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
+import { ApiProblem, ApiRefusals, CHOUETTE_CREATION_REFUSALS, MONEY_READ_422 } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -18,6 +18,7 @@ export class ChouettesController {
   constructor(private readonly chouettes: ChouettesService) {}
 
   @Post()
+  @ApiRefusals(...CHOUETTE_CREATION_REFUSALS)
   @MinRole('scorer')
   @ApiOperation({
     summary: 'Seat a chouette of 3 to 12 players (R5.1)',
@@ -51,6 +52,7 @@ export class ChouettesController {
   }
 
   @Post(':id/players')
+  @ApiRefusals('GAME_IN_PROGRESS', 'ALREADY_SEATED', 'CHOUETTE_FULL', 'UNKNOWN_PLAYER', 'SESSION_CLOSED')
   @MinRole('scorer')
   @ApiOperation({ summary: 'A player joins at the end of the team line, between games (R5.8)' })
   @ApiCreatedResponse({ type: ChouetteDto })
@@ -60,6 +62,7 @@ export class ChouettesController {
   }
 
   @Delete(':id/players/:playerId')
+  @ApiRefusals('GAME_IN_PROGRESS', 'NOT_SEATED', 'LAST_PLAYER', 'SESSION_CLOSED')
   @HttpCode(200)
   @MinRole('scorer')
   @ApiOperation({

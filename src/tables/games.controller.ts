@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
-import { ApiProblem, MONEY_WRITE_422 } from '../common/openapi';
+import { ApiProblem, ApiRefusals, GAME_PLAY_REFUSALS, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -37,6 +37,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     constructor(readonly games: GamesService) {}
 
     @Post()
+    @ApiRefusals(...GAME_PLAY_REFUSALS)
     @MinRole('scorer')
     @ApiOperation({
       summary: `Start the next game of a ${tag.toLowerCase()}`,
@@ -66,6 +67,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     }
 
     @Post(':gameNo/actions')
+    @ApiRefusals(...GAME_PLAY_REFUSALS)
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Record one action: double, take, pass, beaver, raccoon or finish', operationId: `${path}_act` })
@@ -77,6 +79,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     }
 
     @Post(':gameNo/undo')
+    @ApiRefusals('NOTHING_TO_UNDO', 'GAME_FINISHED')
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Take back the last action of an unfinished game', operationId: `${path}_undo` })
@@ -88,6 +91,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     }
 
     @Post(':gameNo/void')
+    @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'AMOUNT_OUT_OF_RANGE')
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `${path}_void` })
@@ -102,6 +106,7 @@ export function gamesControllerFor(kind: TableKind, path: string, tag: string): 
     }
 
     @Post(':gameNo/abandon')
+    @ApiRefusals('GAME_FINISHED', 'GAME_NOT_IN_PROGRESS')
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'End an unfinished game with no result and no money', operationId: `${path}_abandon` })

@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
+import { ApiProblem, ApiRefusals, MATCH_CREATION_REFUSALS, MONEY_GAME_CREATION_REFUSALS, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -22,6 +22,7 @@ export class MatchesController {
   constructor(private readonly tables: TablesService) {}
 
   @Post()
+  @ApiRefusals(...MATCH_CREATION_REFUSALS)
   @MinRole('scorer')
   @ApiOperation({
     summary: 'Start a match to an odd target (R3)',
@@ -74,6 +75,7 @@ export class MatchesController {
   }
 
   @Post(':id/penalties')
+  @ApiRefusals('INVALID_PENALTY', 'GAME_IN_PROGRESS', 'MATCH_FINISHED', 'AMOUNT_OUT_OF_RANGE')
   @MinRole('scorer')
   @ApiOperation({ summary: 'Award penalty points to a side between games (R3.6)', description: 'May end the match, make the next game the Crawford game, or forfeit the match.' })
   @ApiCreatedResponse({ type: MatchDto })
@@ -89,6 +91,7 @@ export class MoneyGamesController {
   constructor(private readonly tables: TablesService) {}
 
   @Post()
+  @ApiRefusals(...MONEY_GAME_CREATION_REFUSALS)
   @MinRole('scorer')
   @ApiOperation({ summary: 'Open a money-game table for two players (R4)' })
   @ApiCreatedResponse({ type: MoneyGameDto })

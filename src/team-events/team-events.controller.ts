@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, ApiRefusals, MATCH_CREATION_REFUSALS } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -17,6 +17,7 @@ export class TeamEventsController {
   constructor(private readonly events: TeamEventsService) {}
 
   @Post()
+  @ApiRefusals('TEAMS_UNEQUAL', 'BOARDS_EVEN', 'INVALID_TEAMS', 'TOO_MANY_BOARDS', ...MATCH_CREATION_REFUSALS)
   @MinRole('scorer')
   @ApiOperation({
     summary: 'Start a team event: one match per board, won by a majority of the boards (R3.7)',
