@@ -128,7 +128,7 @@ export const CHOUETTE_CREATION_REFUSALS = [
 /**
  * Starting a game or taking an action in it, on any kind of table: the game (R1), the
  * cube (R2), the match (R3), the chouette's cubes and outcomes (R5), and, when the game
- * ends, its payouts, ledger entries and rating (R6, R7).
+ * ends, its payouts and rating (R6.2, R7.1).
  */
 export const GAME_PLAY_REFUSALS = [
   'INVALID_ACTION',
@@ -168,9 +168,6 @@ export const GAME_PLAY_REFUSALS = [
   'TOO_FEW_PLAYERS',
   'INVALID_SEATS',
   'GAME_NOT_FINISHED',
-  'INVALID_PARTY',
-  'DUPLICATE_PARTY',
-  'UNBALANCED',
   'AMOUNT_OUT_OF_RANGE',
   'INVALID_RATING_INPUT',
   'SESSION_CLOSED',

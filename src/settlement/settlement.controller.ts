@@ -36,6 +36,7 @@ export class SessionMoneyController {
   }
 
   @Get('settlement')
+  @ApiRefusals('INVALID_PARTY', 'DUPLICATE_PARTY', 'UNBALANCED')
   @MinRole('viewer')
   @ApiOperation({
     summary: 'The settlement statement: nets, house, payments and who pays whom (R6.5)',
