@@ -1,4 +1,4 @@
-// The yardstick of issue 8: a bare Fastify + pg server doing the same transaction as
+// The yardstick of the app's speed: a bare Fastify + pg server doing the same transaction as
 // record_game (one game row, its ledger entries, one version bump), nothing else: no
 // auth, no validation, no idempotency, no audit. Run as its own process by run.mjs.
 //   DATABASE_URL=postgres://… PORT=0 node bench/baseline-server.mjs

@@ -199,7 +199,7 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
  * `baseline_record_game`: the same load as record_game (16 connections, 64 tables, a
  * whole game per request) against bench/baseline-server.mjs, a bare Fastify + pg
  * server doing the same transaction, on the same database server. The ratio of the
- * two rates is what issue 8's target is about.
+ * two rates is the figure the performance target is set on (docs/performance.md).
  * @param {{ databaseUrl: string, warmupMs: number, durationMs: number, connections?: number }} o
  */
 export async function baselineRecordGame({ databaseUrl, warmupMs, durationMs, connections = 16 }) {

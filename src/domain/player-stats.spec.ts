@@ -24,7 +24,7 @@ const cube = (member: string, winner: 'box' | 'member', points = 1, endedBy: 'pa
 const stats = (playerId: string, games: StatsGame[], matches: StatsMatch[] = [], sessionNets: PlayerStatsInput['sessionNets'] = []) =>
   computePlayerStats({ playerId, games, matches, sessionNets });
 
-describe('player statistics (issue 2)', () => {
+describe('player statistics', () => {
   it('starts at zero with no money lines', () => {
     expect(stats('ann', [])).toEqual({
       matchesPlayed: 0,

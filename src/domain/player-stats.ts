@@ -1,5 +1,5 @@
 /**
- * Player statistics (issue 2) and the games a player won, over plain data.
+ * Player statistics and the games a player won, over plain data.
  *
  * Pure: no framework, no I/O. The caller brings the player's finished games (with
  * who sat on which side), his finished matches (with the winning side already
@@ -230,7 +230,7 @@ const CUBE_COUNTER: Readonly<Record<string, 'doubles' | 'takes' | 'passes' | 'be
   raccoon: 'beavers',
 };
 
-/** Issue 2: a player's statistics from his finished games, finished matches and session nets. */
+/** A player's statistics from his finished games, finished matches and session nets. */
 export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
   const { playerId } = input;
   const stats: PlayerStats = {

@@ -3,7 +3,7 @@ import { rankStandings, StandingInput } from './standings';
 
 const p = (playerId: string, name: string, netMinor: number, gamesWon: number, gamesPlayed = gamesWon): StandingInput => ({ playerId, name, netMinor, gamesPlayed, gamesWon });
 
-describe('session standings (issue 4)', () => {
+describe('session standings', () => {
   it('orders by net, highest first', () => {
     const board = rankStandings([p('a', 'Ann', -100, 3), p('b', 'Bob', 250, 0), p('c', 'Cid', 0, 9)]);
     expect(board.map((s) => [s.rank, s.name])).toEqual([

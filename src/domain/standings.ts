@@ -1,5 +1,5 @@
 /**
- * Session standings (issue 4): the club's end-of-night board.
+ * Session standings: the club's end-of-night board.
  *
  * Pure: no framework, no I/O. Players are ordered by money net (highest first),
  * then by games won (most first), then by name and id (code-unit order, as the

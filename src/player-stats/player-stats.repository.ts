@@ -39,7 +39,7 @@ export interface FinishedMatchRow {
 }
 
 /**
- * The reads behind a player's statistics (issue 2). Every query is scoped by
+ * The reads behind a player's statistics. Every query is scoped by
  * club_id; the player's tables come from table_players (indexed by player), so no
  * index on games.players is needed.
  */

@@ -11,7 +11,7 @@ import { PlayersRepository } from '../players/players.repository';
 import { mapPlayer } from '../players/players.service';
 import { lowerSides, PlayerStatsRepository } from './player-stats.repository';
 
-/** `GET /v1/players/{id}`: the player with his statistics (issue 2), from one snapshot. */
+/** `GET /v1/players/{id}`: the player with his statistics, from one snapshot. */
 @Injectable()
 export class PlayerStatsService implements PlayerDetails {
   constructor(

@@ -19,7 +19,7 @@ export class MoneyNetDto {
 }
 
 /**
- * Issue 2: a player's statistics. Definitions below; the pure computation and its
+ * A player's statistics. Definitions below; the pure computation and its
  * tests are src/domain/player-stats.ts.
  */
 export class PlayerStatsDto {

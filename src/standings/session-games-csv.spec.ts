@@ -21,7 +21,7 @@ const game = (g: Partial<SessionGameCsvRow> = {}): SessionGameCsvRow => ({
   ...g,
 });
 
-describe('session games CSV (issue 3b)', () => {
+describe('session games CSV', () => {
   it('writes the header and one CRLF-terminated row per game', () => {
     const text = renderSessionGamesCsv([game()]);
     expect(text).toBe(`${SESSION_GAMES_COLUMNS.join(',')}\r\n` + 'money,t1,1,finished,2026-11-03T19:00:00.000Z,2026-11-03T19:20:00.000Z,Ann / Bob,0,Ann,gammon,false,finish,4,,a b,a\r\n');

@@ -47,7 +47,7 @@ function gameDto(g: SessionGameRow): SessionGameDto {
   };
 }
 
-/** Issue 4 (standings) and 3b (the session's games, JSON or CSV). Reads only. */
+/** Session standings and the session's games (JSON or CSV). Reads only. */
 @Injectable()
 export class StandingsService {
   constructor(
