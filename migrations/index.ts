@@ -10,6 +10,7 @@ import { SealedReplays1765163471000 } from './1765163471000-SealedReplays';
 import { AuditActors1765163472000 } from './1765163472000-AuditActors';
 import { AuthRateCounters1765163473000 } from './1765163473000-AuthRateCounters';
 import { AppRole1796169600000 } from './1796169600000-AppRole';
+import { GuardConflicts1796256000000 } from './1796256000000-GuardConflicts';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   AuditActors1765163472000,
   AuthRateCounters1765163473000,
   AppRole1796169600000,
+  GuardConflicts1796256000000,
 ];

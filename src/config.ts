@@ -14,6 +14,13 @@ export interface AppConfig {
   databaseUrl: string | null;
   /** The owner's connection, used only to run the migrations; null: migrate with databaseUrl. */
   migrationDatabaseUrl: string | null;
+  /**
+   * How DATABASE_URL reaches PostgreSQL: `session` (directly, the default) or
+   * `transaction` (through a pooler in transaction mode, e.g. PgBouncer).
+   */
+  databasePoolMode: 'session' | 'transaction';
+  /** A direct (unpooled) connection for LISTEN; null: DATABASE_URL in session mode, no LISTEN in transaction mode. */
+  databaseListenUrl: string | null;
   /** Serve even when the app's database role is a superuser or may rewrite the ledger (not for production). */
   allowPrivilegedDatabaseRole: boolean;
   adminToken: string;
@@ -125,6 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (migrationDatabaseUrl !== null && databaseUrl === null) {
     problems.push("MIGRATION_DATABASE_URL needs DATABASE_URL (the app's own connection); the embedded database sets up both roles itself");
   }
+  const databaseListenUrl = postgresUrl('DATABASE_LISTEN_URL');
+  const databasePoolMode = env.DATABASE_POOL_MODE || 'session';
+  if (databasePoolMode !== 'session' && databasePoolMode !== 'transaction') {
+    problems.push(`DATABASE_POOL_MODE must be session or transaction (got "${databasePoolMode}")`);
+  }
   const allowPrivileged = env.ALLOW_PRIVILEGED_DATABASE_ROLE ?? '';
   if (!['', '0', '1'].includes(allowPrivileged)) {
     problems.push(`ALLOW_PRIVILEGED_DATABASE_ROLE must be 0 or 1 (got "${allowPrivileged}")`);
@@ -160,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
     migrationDatabaseUrl,
+    databasePoolMode: databasePoolMode === 'transaction' ? 'transaction' : 'session',
+    databaseListenUrl,
     allowPrivilegedDatabaseRole: allowPrivileged === '1',
     adminToken,
     adminTokenGenerated,

@@ -36,3 +36,26 @@ export class CommitOutcomeUnknown extends Error {
     this.name = 'CommitOutcomeUnknown';
   }
 }
+
+/**
+ * A statement PostgreSQL refused (the error has a SQLSTATE): the statement's text and
+ * values are kept for the log serializer (which prints neither), the driver's error as
+ * `driverError`. Answered by problem.ts by its SQLSTATE.
+ */
+export class StatementFailed extends Error {
+  constructor(
+    public readonly query: string,
+    public readonly parameters: readonly unknown[],
+    public readonly driverError: Error & { code?: string; constraint?: string },
+  ) {
+    super(driverError.message);
+    this.name = 'StatementFailed';
+  }
+}
+
+/** An error with a SQLSTATE (PostgreSQL answered) wrapped as StatementFailed; any other as it is. */
+export function asStatementFailed(e: unknown, text: string, values: readonly unknown[]): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (e instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return new StatementFailed(text, values, e);
+  return e;
+}

@@ -1,10 +1,9 @@
 import { HttpException } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
 import { RuleViolation } from '../domain/errors';
 import { AMOUNT_OUT_OF_RANGE, MAX_MINOR } from '../domain/money';
 import { ApiError, FieldError } from './api-error';
 import { ErrorCode, statusOf, titleOf } from './error-codes';
-import { CommitOutcomeUnknown, isDatabaseUnavailable } from './db-failures';
+import { CommitOutcomeUnknown, isDatabaseUnavailable, StatementFailed } from './db-failures';
 import { isRetryable } from './retryable';
 
 export { CommitOutcomeUnknown, isDatabaseUnavailable, isRetryable };
@@ -45,7 +44,7 @@ function problem(status: number, code: string, detail: string, more: Partial<Pro
 /** The CHECK that keeps each party's gross money within 2^53 − 1 (R6.2, migrations/…-PartyVolumes). */
 const MONEY_BOUND_CONSTRAINT = 'party_volumes_bound_ck';
 
-function fromQueryFailed(e: QueryFailedError): Problem | null {
+function fromStatementFailed(e: StatementFailed): Problem | null {
   const driver = e.driverError as { code?: string; constraint?: string; message?: string } | undefined;
   const code = driver?.code;
   // R6.2: a write that would take a party's money past 2^53 − 1, or a BIGINT sum of money overflowing.
@@ -119,8 +118,8 @@ export function render(e: unknown, requestId?: string): Rendered {
   } else if (isRetryable(e)) {
     p = problem(503, ErrorCode.DATABASE_BUSY, 'Too many concurrent changes; try again.');
     headers['retry-after'] = '1';
-  } else if (e instanceof QueryFailedError) {
-    p = fromQueryFailed(e as QueryFailedError);
+  } else if (e instanceof StatementFailed) {
+    p = fromStatementFailed(e);
     if (!p) internal = e;
   } else if (e instanceof HttpException) {
     const status = e.getStatus();

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandContext } from '../common/command';
+import { Replayed } from '../common/command';
+import { Db } from '../db/db.service';
+import type { Tx } from '../db/tx';
+import { recordAudit } from './audit-record';
+import { claim, remember } from './idempotency';
+
+/**
+ * A command as the HTTP layer sees it: one transaction (the unit of work) wrapped in
+ * what every write request gets. Before the work, its Idempotency-Key is claimed (a
+ * replay answers the stored response and writes nothing); after it, the audit record
+ * and the response for replay are written with the work's own COMMIT.
+ */
+@Injectable()
+export class Commands {
+  constructor(private readonly db: Db) {}
+
+  run<T>(ctx: CommandContext, successStatus: number, work: (tx: Tx) => Promise<T>): Promise<T | Replayed> {
+    return this.db.transaction(async (tx) => {
+      const idem = ctx.idempotency;
+      if (idem) {
+        const prior = await claim(tx, ctx, idem);
+        if (prior) return prior;
+      }
+      const result = await work(tx);
+      recordAudit(tx, ctx, successStatus);
+      if (idem) remember(tx, ctx, idem, successStatus, JSON.stringify(result));
+      return result;
+    });
+  }
+
+  /** Forgets idempotency records older than the window (at least 24 h). */
+  async purgeIdempotency(ttlHours: number): Promise<number> {
+    const a = await this.db.once.write({ text: 'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)', values: [ttlHours] });
+    const b = await this.db.once.write({ text: 'DELETE FROM operator_idempotency_keys WHERE created_at < now() - make_interval(hours => $1)', values: [ttlHours] });
+    return a + b;
+  }
+}

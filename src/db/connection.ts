@@ -1,0 +1,190 @@
+import type { PoolClient, QueryResult } from 'pg';
+import { ApiError } from '../common/api-error';
+import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from '../common/db-failures';
+import { ErrorCode } from '../common/error-codes';
+import { nameOf } from '../common/sql-names';
+import { PoolMode, serverTimeouts } from './pool';
+import { inline, literals } from './sql';
+
+/** What a statement answered: its rows and how many rows it touched. */
+export interface Result {
+  rows: Array<Record<string, unknown>>;
+  rowCount: number;
+}
+
+/** SQLSTATE raised by bg_expect_rows when a guarded write touched another number of rows. */
+export const GUARD_MISSED = 'BG409';
+
+/** The one outcome of a guarded write that missed: the row moved on since it was read. */
+export function conflict(): ApiError {
+  return new ApiError(ErrorCode.CONFLICT, 'Someone else changed this at the same moment; read it again and retry.');
+}
+
+/**
+ * At most this many SQL-level prepared statements per connection: a command's batch has
+ * as many shapes as it has combinations of writes, so the least recently used one is
+ * deallocated to make room (in the same round trip as the new PREPARE).
+ */
+export const MAX_SQL_STATEMENTS = 256;
+
+/** SQL-level prepared statements made on each connection, least recently used first. */
+const sqlPrepared = new WeakMap<PoolClient, Set<string>>();
+
+/**
+ * One transaction on one pooled connection, with BEGIN and COMMIT riding on statements
+ * the transaction sends anyway instead of costing a round trip each:
+ *
+ * - BEGIN waits for the first statement and goes with it in one simple-protocol message:
+ *   `BEGIN; EXECUTE name(literals)` for a prepared statement (session mode), or
+ *   `BEGIN; <statement with its values as literals>` otherwise.
+ * - The deferred writes go with COMMIT: `EXECUTE batch(literals); COMMIT`. A guarded
+ *   write that touched the wrong number of rows raises inside that statement
+ *   (bg_expect_rows, SQLSTATE BG409), so PostgreSQL skips the COMMIT.
+ *
+ * A value that cannot travel as a literal (a NUL character) falls back to separate round
+ * trips with parameters. Isolation, row locks and what commits are exactly those of
+ * BEGIN … COMMIT sent on their own. In transaction mode (behind a pooler) nothing is
+ * prepared: statements travel as text, and BEGIN carries the timeouts as SET LOCAL.
+ */
+export class Connection {
+  private beginPending = true;
+  private readonly begin: string;
+  private sent = false;
+  private done = false;
+
+  constructor(
+    private readonly client: PoolClient,
+    private readonly mode: PoolMode,
+    timeoutMs: number,
+    isolation?: 'REPEATABLE READ',
+  ) {
+    let begin = isolation ? `BEGIN ISOLATION LEVEL ${isolation}` : 'BEGIN';
+    if (mode === 'transaction') {
+      const t = serverTimeouts(timeoutMs);
+      begin += `; SET LOCAL statement_timeout = ${t.statement_timeout}; SET LOCAL lock_timeout = ${t.lock_timeout}; SET LOCAL idle_in_transaction_session_timeout = ${t.idle_in_transaction_session_timeout}`;
+    }
+    this.begin = begin;
+  }
+
+  /** Runs one statement of the transaction (BEGIN goes with the first). `prepare`: a hot statement, planned once per connection. */
+  async run(text: string, values: readonly unknown[], prepare: boolean): Promise<Result> {
+    try {
+      if (this.beginPending) {
+        this.beginPending = false;
+        this.sent = true;
+        const exec = await this.executable(text, values, prepare);
+        if (exec !== null) return last(await this.client.query(`${this.begin}; ${exec}`));
+        await this.client.query(this.begin);
+      }
+      return one(await this.client.query(prepare && this.mode === 'session' ? { name: nameOf(text, 'bg'), text, values: [...values] } : { text, values: [...values] }));
+    } catch (e) {
+      throw asStatementFailed(e, text, values);
+    }
+  }
+
+  /**
+   * Sends the deferred writes (one statement, or none) and COMMIT, in one round trip.
+   * When the connection fails (or stops answering) once COMMIT has gone out, PostgreSQL
+   * may have committed or not: CommitOutcomeUnknown, never a plain connection failure. An
+   * error PostgreSQL answered (a SQLSTATE) means the COMMIT did not happen; a guarded
+   * write that missed is answered 409 CONFLICT.
+   */
+  async commit(batch: { text: string; values: readonly unknown[] } | null): Promise<void> {
+    const begin = this.beginPending;
+    this.beginPending = false;
+    let commitSent = false;
+    const withCommit = (sql: string) => {
+      commitSent = true;
+      this.sent = true;
+      return this.client.query(sql);
+    };
+    try {
+      if (batch) {
+        const exec = await this.executable(batch.text, batch.values, true);
+        if (exec !== null) {
+          await withCommit(`${begin ? `${this.begin}; ` : ''}${exec}; COMMIT`);
+        } else {
+          if (begin) await this.client.query(this.begin);
+          this.sent = true;
+          await this.client.query(
+            this.mode === 'session' ? { name: nameOf(batch.text, 'bg'), text: batch.text, values: [...batch.values] } : { text: batch.text, values: [...batch.values] },
+          );
+          await withCommit('COMMIT');
+        }
+      } else if (!begin) {
+        await withCommit('COMMIT');
+      }
+      this.done = true;
+    } catch (e) {
+      if (commitSent && isDatabaseUnavailable(e) && !neverSent(e)) throw new CommitOutcomeUnknown(e);
+      if ((e as { code?: unknown })?.code === GUARD_MISSED) throw conflict();
+      throw asStatementFailed(e, batch?.text ?? 'COMMIT', batch?.values ?? []);
+    }
+  }
+
+  /**
+   * Ends a transaction that failed: ROLLBACK when anything was sent. Answers whether the
+   * connection must be discarded: one that failed or stopped answering (`cause`), or that
+   * cannot roll back, is never handed to the next command; PostgreSQL rolls back what it
+   * held when the connection closes.
+   */
+  async rollback(cause: unknown): Promise<boolean> {
+    if (this.done || !this.sent) return false;
+    this.done = true;
+    if (cause instanceof CommitOutcomeUnknown || isDatabaseUnavailable(cause)) return true;
+    try {
+      await this.client.query('ROLLBACK');
+      return false;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * The text that runs the statement in a simple-protocol message: `EXECUTE name(…)` of
+   * an SQL-level prepared statement (made with PREPARE the first time on this
+   * connection), or in transaction mode the statement with its values inlined; null
+   * when a value cannot be a literal.
+   */
+  private async executable(text: string, values: readonly unknown[], prepare: boolean): Promise<string | null> {
+    const lits = literals(values);
+    if (lits === null) return null;
+    if (!prepare || this.mode === 'transaction') return inline(text, lits);
+    const name = await this.sqlStatement(text);
+    return lits.length ? `EXECUTE ${name}(${lits.join(', ')})` : `EXECUTE ${name}`;
+  }
+
+  /** The name of `text` as an SQL-level prepared statement on this connection (PREPARE, one round trip, the first time). */
+  private async sqlStatement(text: string): Promise<string> {
+    const name = nameOf(text, 'bgs');
+    let made = sqlPrepared.get(this.client);
+    if (!made) sqlPrepared.set(this.client, (made = new Set()));
+    if (made.has(name)) {
+      made.delete(name);
+      made.add(name);
+      return name;
+    }
+    const oldest = made.size >= MAX_SQL_STATEMENTS ? (made.values().next().value ?? null) : null;
+    // Whether the DEALLOCATE runs or not, the oldest is no longer to be relied on.
+    if (oldest) made.delete(oldest);
+    try {
+      await this.client.query(`${oldest ? `DEALLOCATE ${oldest}; ` : ''}PREPARE ${name} AS ${text}`);
+    } catch (e) {
+      // 42P05: made already (a DEALLOCATE that failed earlier left it): the name is the text's.
+      if ((e as { code?: string }).code !== '42P05') throw e;
+    }
+    made.add(name);
+    return name;
+  }
+}
+
+/** How many SQL-level prepared statements this connection holds (tests). */
+export const sqlStatementsOn = (client: PoolClient): number => sqlPrepared.get(client)?.size ?? 0;
+
+function one(r: QueryResult | QueryResult[]): Result {
+  const res = Array.isArray(r) ? r[r.length - 1] : r;
+  return { rows: res.rows as Array<Record<string, unknown>>, rowCount: res.rowCount ?? 0 };
+}
+
+/** The last statement's answer of a multi-statement message. */
+const last = one;

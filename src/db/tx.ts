@@ -1,0 +1,162 @@
+import { conflict, Connection, Result } from './connection';
+import { Decoder, Row } from './decode';
+import { quote } from './sql';
+
+/**
+ * What every statement of a unit of work may be given: its SQL text with $1, $2, …
+ * placeholders and their values. `prepare`: a hot statement, planned once per
+ * connection (session mode) instead of on every call; use it for statements whose
+ * plan cannot depend on their values (lookups by whole keys).
+ */
+export interface StatementOptions {
+  prepare?: boolean;
+}
+
+/** Reads: every statement runs now, in the order of the calls. */
+export interface Reads {
+  /** The rows of a query, each decoded. */
+  rows<T>(text: string, values: readonly unknown[], decode: Decoder<T>, options?: StatementOptions): Promise<T[]>;
+  /** The one row of a query, or null when there is none. */
+  maybeOne<T>(text: string, values: readonly unknown[], decode: Decoder<T>, options?: StatementOptions): Promise<T | null>;
+}
+
+/**
+ * A write sent with the COMMIT (Tx.defer). `guard`: the number of rows it must touch (a
+ * guarded update of a row read and locked: 1); any other number rolls the whole command
+ * back and answers 409 CONFLICT, the one outcome of every guarded write.
+ */
+export interface DeferredWrite {
+  /** What it writes, for the message of a missed guard ("game update"). */
+  what: string;
+  text: string;
+  values: readonly unknown[];
+  guard?: number;
+}
+
+/** A write sent now (Tx.write, Tx.guarded). */
+export interface ImmediateWrite {
+  text: string;
+  values: readonly unknown[];
+}
+
+/**
+ * The statements of one command's transaction, in three kinds of call whose order is
+ * the order they reach PostgreSQL:
+ *
+ * 1. `rows`/`maybeOne` (reads) and `write`/`guarded` (immediate writes) run at once, in
+ *    the order called; a read sees the immediate writes before it.
+ * 2. `defer` queues a write (an INSERT, or an UPDATE of a row already read and locked)
+ *    and returns at once; the queue goes to PostgreSQL as one statement with the COMMIT.
+ *
+ * A deferred write is never seen by a read of the same command, so once a command has
+ * deferred a write it may not read or write immediately any more: such a call throws
+ * (a programming error, caught by every test that runs the path). Reads and immediate
+ * writes come first, deferred writes last.
+ */
+export class Tx implements Reads {
+  private readonly deferred: DeferredWrite[] = [];
+
+  constructor(private readonly conn: Connection) {}
+
+  async rows<T>(text: string, values: readonly unknown[], decode: Decoder<T>, options?: StatementOptions): Promise<T[]> {
+    const res = await this.now(text, values, options);
+    return res.rows.map((r) => decode(r as Row));
+  }
+
+  async maybeOne<T>(text: string, values: readonly unknown[], decode: Decoder<T>, options?: StatementOptions): Promise<T | null> {
+    const res = await this.now(text, values, options);
+    return res.rows.length ? decode(res.rows[0] as Row) : null;
+  }
+
+  /** An immediate write; answers the number of rows it touched. */
+  async write(w: ImmediateWrite, options?: StatementOptions): Promise<number> {
+    return (await this.now(w.text, w.values, options)).rowCount;
+  }
+
+  /** An immediate write with RETURNING; answers its rows, decoded. */
+  async writeReturning<T>(w: ImmediateWrite, decode: Decoder<T>, options?: StatementOptions): Promise<T[]> {
+    return (await this.now(w.text, w.values, options)).rows.map((r) => decode(r as Row));
+  }
+
+  /**
+   * An immediate guarded write (`UPDATE … WHERE <key> AND version = <read version>`):
+   * it must touch exactly one row, or the row moved on since it was read: 409 CONFLICT.
+   */
+  async guarded(w: ImmediateWrite, options?: StatementOptions): Promise<void> {
+    if ((await this.now(w.text, w.values, options)).rowCount !== 1) throw conflict();
+  }
+
+  /** Queues a write for the COMMIT (see the class comment). */
+  defer(w: DeferredWrite): void {
+    this.deferred.push(w);
+  }
+
+  /** Whether a write has been deferred (the command is past its reads). */
+  get deferring(): boolean {
+    return this.deferred.length > 0;
+  }
+
+  private now(text: string, values: readonly unknown[], options?: StatementOptions): Promise<Result> {
+    if (this.deferred.length > 0) {
+      throw new Error(`a statement after a deferred write (${this.deferred[0].what}): reads and immediate writes come before deferred ones`);
+    }
+    return this.conn.run(text, values, options?.prepare === true);
+  }
+
+  /** The deferred writes as one statement (data-modifying CTEs), or null; the queue is emptied. */
+  takeDeferred(): { text: string; values: unknown[] } | null {
+    if (this.deferred.length === 0) return null;
+    const batch = this.deferred.splice(0);
+    const values: unknown[] = [];
+    for (const w of batch) for (const v of w.values) values.push(v);
+    return { text: shapeText(batch), values };
+  }
+}
+
+/**
+ * The statement text of a batch, built once per shape (the same writes in the same
+ * order, with the same guards): a command's batch has few shapes, and the text is then
+ * the same string each time, so its prepared statement is found without rebuilding it.
+ */
+interface Shape {
+  next: Map<string, Shape>;
+  params?: number;
+  guard?: number;
+  what?: string;
+  text?: string;
+}
+
+const shapes: Shape = { next: new Map() };
+let shapeCount = 0;
+const MAX_SHAPES = 2000;
+
+function shapeText(batch: DeferredWrite[]): string {
+  let node = shapes;
+  for (const w of batch) {
+    let next = node.next.get(w.text);
+    if (!next) {
+      // A full cache: the text is simply built again each time.
+      if (shapeCount >= MAX_SHAPES) return batchText(batch);
+      shapeCount++;
+      next = { next: new Map(), params: w.values.length, guard: w.guard, what: w.what };
+      node.next.set(w.text, next);
+    } else if (next.params !== w.values.length || next.guard !== w.guard || next.what !== w.what) {
+      return batchText(batch);
+    }
+    node = next;
+  }
+  return (node.text ??= batchText(batch));
+}
+
+/** `WITH w0 AS (… RETURNING 1), w1 AS (…) SELECT bg_expect_rows(…), …`: every write runs, every guard is checked. */
+export function batchText(batch: readonly DeferredWrite[]): string {
+  const ctes: string[] = [];
+  let offset = 0;
+  batch.forEach((w, i) => {
+    const sql = offset === 0 ? w.text : w.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+    offset += w.values.length;
+    ctes.push(`w${i} AS (${sql} RETURNING 1)`);
+  });
+  const checks = batch.map((w, i) => (w.guard === undefined ? null : `bg_expect_rows((SELECT count(*) FROM w${i}), ${w.guard}, ${quote(w.what)})`)).filter((c) => c !== null);
+  return `WITH ${ctes.join(', ')} SELECT ${checks.length ? checks.join(', ') : '1'}`;
+}
