@@ -38,9 +38,9 @@ export class CommitOutcomeUnknown extends Error {
 }
 
 /**
- * A statement PostgreSQL refused (the error has a SQLSTATE): the statement's text and
+ * A statement that failed (PostgreSQL refused it, or the connection failed): its text and
  * values are kept for the log serializer (which prints neither), the driver's error as
- * `driverError`. Answered by problem.ts by its SQLSTATE.
+ * `driverError`. Answered by problem.ts by its SQLSTATE (or as the database being unavailable).
  */
 export class StatementFailed extends Error {
   constructor(
@@ -53,9 +53,11 @@ export class StatementFailed extends Error {
   }
 }
 
-/** An error with a SQLSTATE (PostgreSQL answered) wrapped as StatementFailed; any other as it is. */
+/**
+ * A statement's failure as StatementFailed, so that the log can say which statement
+ * (a SQLSTATE PostgreSQL answered, or a driver failure: a timeout, a lost connection).
+ */
 export function asStatementFailed(e: unknown, text: string, values: readonly unknown[]): unknown {
-  const code = (e as { code?: unknown } | null)?.code;
-  if (e instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return new StatementFailed(text, values, e);
-  return e;
+  if (e instanceof StatementFailed || !(e instanceof Error)) return e;
+  return new StatementFailed(text, values, e);
 }

@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { StatementFailed } from '../../src/common/db-failures';
 import { loggableError } from '../../src/common/logging';
 import { statementLabel } from '../../src/common/sql-names';
 
@@ -20,10 +20,10 @@ describe('what the log says of a failed statement', () => {
 
   it('gives the SQLSTATE, the statement and the schema names, and none of the values', () => {
     const sql = 'WITH w0 AS (INSERT INTO players (club_id, id, name) VALUES ($1, $2, $3) RETURNING 1), w1 AS (INSERT INTO audit_log (body) VALUES ($4) RETURNING 1) SELECT 1';
-    const e = new QueryFailedError(sql, ['c1', 'p1', secret, JSON.stringify({ name: secret })], pgError('XX001', secret));
+    const e = new StatementFailed(sql, ['c1', 'p1', secret, JSON.stringify({ name: secret })], pgError('XX001', secret));
     const logged = loggableError(e);
     expect(logged).toMatchObject({
-      type: 'QueryFailedError',
+      type: 'StatementFailed',
       sqlState: 'XX001',
       statement: 'INSERT players, INSERT audit_log',
       statementId: expect.stringMatching(/^bg_[0-9a-f]{20}$/),
@@ -36,7 +36,7 @@ describe('what the log says of a failed statement', () => {
   });
 
   it("describes a wrapped database error (an error's cause) the same way", () => {
-    const inner = new QueryFailedError('UPDATE players SET name = $1 WHERE id = $2', [secret, 'p1'], pgError('23514', secret));
+    const inner = new StatementFailed('UPDATE players SET name = $1 WHERE id = $2', [secret, 'p1'], pgError('23514', secret));
     const outer = new Error('the commit failed', { cause: inner });
     const logged = loggableError(outer);
     expect(logged).toMatchObject({ type: 'Error', message: 'the commit failed', cause: { sqlState: '23514', statement: 'UPDATE players' } });
@@ -44,7 +44,7 @@ describe('what the log says of a failed statement', () => {
   });
 
   it('keeps the fixed message of a driver failure (no SQLSTATE: a timeout, a lost connection)', () => {
-    const e = new QueryFailedError('SELECT id FROM game_tables WHERE id = $1 FOR UPDATE', [secret], new Error('Query read timeout'));
+    const e = new StatementFailed('SELECT id FROM game_tables WHERE id = $1 FOR UPDATE', [secret], new Error('Query read timeout'));
     expect(loggableError(e)).toMatchObject({ message: 'Query read timeout', statement: 'SELECT game_tables' });
     expect(JSON.stringify(loggableError(e))).not.toContain(secret);
   });
