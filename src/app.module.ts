@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysRepository } from './clubs/api-keys.repository';
 import { ClubsController } from './clubs/clubs.controller';
 import { ClubsRepository } from './clubs/clubs.repository';
@@ -10,7 +9,7 @@ import { ProblemFilter } from './common/problem.filter';
 import { APP_LOGGER, AppLogger } from './common/logging';
 import type { AppConfig } from './config';
 import { CONFIG, DATABASE_URL } from './config.provider';
-import { dataSourceOptions } from './data-source';
+import { Commands } from './commands/commands.service';
 import { Db } from './db/db.service';
 import { HealthController } from './health/health.controller';
 import { PlayersController } from './players/players.controller';
@@ -51,7 +50,10 @@ export interface AppModuleOptions {
   config: AppConfig;
   databaseUrl: string;
   logger: AppLogger;
-  /** Build the module graph without connecting (OpenAPI generation). */
+  /**
+   * Build the module graph without connecting (OpenAPI generation). Building it never
+   * connects: the pools open their first connection on their first statement.
+   */
   offline?: boolean;
 }
 
@@ -60,13 +62,6 @@ export class AppModule {
   static register(o: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [
-        TypeOrmModule.forRoot({
-          ...dataSourceOptions({ url: o.databaseUrl, poolSize: o.config.dbPoolSize, timeoutMs: o.config.dbTimeoutMs }),
-          manualInitialization: o.offline === true,
-          retryAttempts: 0,
-        }),
-      ],
       controllers: [
         HealthController,
         ClubsController,
@@ -92,6 +87,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ProblemFilter },
         Db,
+        Commands,
         ClubsRepository,
         ApiKeysRepository,
         ClubsService,

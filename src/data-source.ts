@@ -1,18 +1,16 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../migrations';
 import { ENTITIES } from './entities';
-import { boundedWaits } from './db/timeouts';
 
 export interface DbOptions {
   url: string;
   poolSize?: number;
-  /** ms to wait for a connection before the request fails with 503. */
-  connectTimeoutMs?: number;
-  /** The app's bound on every database wait (timeouts.ts); migrations run without it. */
-  timeoutMs?: number;
 }
 
-/** TypeORM options: migrations only, never synchronize. */
+/**
+ * TypeORM options: migrations only, never synchronize. The app itself runs on its own
+ * node-postgres pool (src/db/pool.ts); TypeORM only applies the migrations.
+ */
 export function dataSourceOptions(o: DbOptions): DataSourceOptions {
   return {
     type: 'postgres',
@@ -25,11 +23,10 @@ export function dataSourceOptions(o: DbOptions): DataSourceOptions {
     logging: false,
     poolSize: o.poolSize ?? 10,
     extra: {
-      connectionTimeoutMillis: o.connectTimeoutMs ?? 3000,
+      connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 30000,
       query_timeout: 15000,
       application_name: 'bg-club-scorekeeping',
-      ...(o.timeoutMs ? boundedWaits(o.timeoutMs) : {}),
     },
   };
 }

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { createApp } from './app';
 import { describeError } from './common/describe-error';
+import { Commands } from './commands/commands.service';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { migrate } from './data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
-import { Db } from './db/db.service';
 import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';
 import { RateLimiter } from './guards/rate-limiter';
 
@@ -94,9 +94,9 @@ async function main(): Promise<void> {
 
   // Idempotency records are kept for the configured window, then forgotten; so are
   // rate-limit windows that ended an hour ago.
-  const db = app.get(Db);
+  const commands = app.get(Commands);
   const limiter = app.get(RateLimiter);
-  const purge = () => Promise.all([db.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
+  const purge = () => Promise.all([commands.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
   void purge();
   setInterval(() => void purge(), 15 * 60 * 1000).unref();
 }

@@ -5,7 +5,7 @@ import { ApiProblem } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { ApiKeyDto, ClubDto, CreateApiKeyDto, CreateClubDto, CreatedApiKeyDto, CreatedClubDto, UpdateClubDto } from './clubs.dto';
 import { ClubsService } from './clubs.service';
 

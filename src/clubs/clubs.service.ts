@@ -6,7 +6,10 @@ import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { CommandContext, Replayed } from '../common/command';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
+import type { Tx } from '../db/tx';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyCache } from '../guards/api-key-cache';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -41,6 +44,7 @@ export function mapApiKey(k: ApiKeyEntity): ApiKeyDto {
 export class ClubsService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly clubs: ClubsRepository,
     private readonly keys: ApiKeysRepository,
     private readonly keyCache: ApiKeyCache,
@@ -48,7 +52,7 @@ export class ClubsService {
 
   /** The operator creates a club and receives its first (owner) key. */
   create(cmd: CommandContext, dto: CreateClubDto): Promise<CreatedClubDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
+    return this.commands.run(cmd, 201, (tx) => {
       const now = new Date();
       const club: ClubEntity = {
         id: uuid7(),
@@ -59,50 +63,50 @@ export class ClubsService {
         createdAt: now,
         updatedAt: now,
       };
-      await this.clubs.insert(m, club);
+      this.clubs.insert(tx, club);
       // The operator's act goes into the new club's audit record.
       if (cmd.audit) cmd.audit.clubId = club.id;
-      const key = await this.makeKey(m, club.id, 'Owner key', 'owner', now);
-      return { club: mapClub(club), apiKey: key };
+      const key = this.makeKey(tx, club.id, 'Owner key', 'owner', now);
+      return Promise.resolve({ club: mapClub(club), apiKey: key });
     });
   }
 
   async get(auth: KeyAuth): Promise<ClubDto> {
-    const club = await this.clubs.find(this.db.manager, auth.clubId);
+    const club = await this.clubs.find(this.db.once, auth.clubId);
     if (!club) throw notFound('Club');
     return mapClub(club);
   }
 
   update(cmd: CommandContext, auth: KeyAuth, ifMatch: number | '*' | undefined, dto: UpdateClubDto): Promise<ClubDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const club = await this.clubs.lock(m, auth.clubId);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const club = await this.clubs.lock(tx, auth.clubId);
       if (!club) throw notFound('Club');
       checkVersion(ifMatch, club.version);
-      return mapClub(await this.clubs.update(m, club, dto));
+      return mapClub(await this.clubs.update(tx, club, dto));
     });
   }
 
   createKey(cmd: CommandContext, auth: KeyAuth, dto: CreateApiKeyDto): Promise<CreatedApiKeyDto | Replayed> {
-    return this.db.command(cmd, 201, (m) => this.makeKey(m, auth.clubId, dto.name, dto.role, new Date()));
+    return this.commands.run(cmd, 201, (tx) => Promise.resolve(this.makeKey(tx, auth.clubId, dto.name, dto.role, new Date())));
   }
 
   async listKeys(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<ApiKeyDto>> {
     const after = decodeCursor(cursor, ['string']);
-    const rows = await this.keys.list(this.db.manager, auth.clubId, (after?.[0] as string) ?? null, limit);
+    const rows = await this.keys.list(this.db.once, auth.clubId, (after?.[0] as string) ?? null, limit);
     return toPage(rows, limit, (k) => [k.id], mapApiKey);
   }
 
   /** Revokes at once. The club's last working owner key cannot be revoked (it would lock the club out). */
   async revokeKey(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
-    const done = await this.db.command(cmd, 204, async (m) => {
-      const owners = await this.keys.lockActiveOwners(m, auth.clubId);
-      const key = await this.keys.lock(m, auth.clubId, id);
+    const done = await this.commands.run(cmd, 204, async (tx) => {
+      const owners = await this.keys.lockActiveOwners(tx, auth.clubId);
+      const key = await this.keys.lock(tx, auth.clubId, id);
       if (!key) throw notFound('API key');
       if (key.revokedAt) return null;
       if (key.role === 'owner' && owners.length === 1 && owners[0] === key.id) {
         throw new ApiError(ErrorCode.LAST_OWNER_KEY, "This is the club's last working owner key; create another owner key before revoking it.");
       }
-      await this.keys.revoke(m, auth.clubId, id);
+      await this.keys.revoke(tx, auth.clubId, id);
       return null;
     });
     // Committed: this instance stops accepting the key before it answers (the others on the NOTIFY).
@@ -111,10 +115,11 @@ export class ClubsService {
     return done instanceof Replayed ? done : undefined;
   }
 
-  private async makeKey(m: Parameters<ApiKeysRepository['insert']>[0], clubId: string, name: string, role: Role, now: Date): Promise<CreatedApiKeyDto> {
+  /** A new key (written with the command's COMMIT), answered with its token. */
+  private makeKey(tx: Tx, clubId: string, name: string, role: Role, now: Date): CreatedApiKeyDto {
     const id = uuid7();
     const { token, secretHash, hint } = newApiToken(clubId, id);
-    const key = await this.keys.insert(m, { clubId, id, name, role, secretHash, hint, createdAt: now, revokedAt: null });
+    const key = this.keys.insert(tx, { clubId, id, name, role, secretHash, hint, createdAt: now, revokedAt: null });
     return { ...mapApiKey(key), token };
   }
 }

@@ -1,12 +1,14 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { Role, ROLES } from '../common/auth';
 import type { AppConfig } from '../config';
 import { CONFIG, DATABASE_URL } from '../config.provider';
+import { cols, Row } from '../db/decode';
+import { Db } from '../db/db.service';
 
 /** What authentication needs of an API key. */
 export interface KeyRecord {
-  role: string;
+  role: Role;
   secretHash: Buffer;
   revokedAt: Date | null;
 }
@@ -21,6 +23,11 @@ export const API_KEY_CHANNEL = 'bg_api_keys';
 /** At most this many keys are kept; beyond it the oldest entry goes. */
 const MAX_ENTRIES = 10_000;
 
+const decodeRecord = (r: Row): KeyRecord => {
+  const c = cols(r);
+  return { role: c.oneOf('role', ROLES), secretHash: c.bytes('secret_hash'), revokedAt: c.dateOrNull('revoked_at') };
+};
+
 /**
  * API key records, cached so that a request does not read its key from the database.
  *
@@ -33,6 +40,11 @@ const MAX_ENTRIES = 10_000;
  * read older than a revocation never lands in the cache. Entries also expire after
  * API_KEY_CACHE_SECONDS (default 60; 0 turns the cache off). Unknown keys are never
  * cached, so a stream of made-up tokens cannot fill memory.
+ *
+ * The listener needs a connection of its own for as long as it listens: DATABASE_LISTEN_URL,
+ * else the app's own DATABASE_URL in session mode. Behind a pooler in transaction mode
+ * without DATABASE_LISTEN_URL there is none (a LISTEN would not outlive its transaction),
+ * so nothing listens and the cache stays off: every key is read from the database.
  */
 @Injectable()
 export class ApiKeyCache implements OnModuleDestroy {
@@ -45,12 +57,16 @@ export class ApiKeyCache implements OnModuleDestroy {
   private connecting: Promise<void> | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Where the listener connects; null: it cannot (see the class comment). */
+  private readonly listenUrl: string | null;
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: Db,
     @Inject(CONFIG) private readonly config: AppConfig,
-    @Inject(DATABASE_URL) private readonly databaseUrl: string,
-  ) {}
+    @Inject(DATABASE_URL) databaseUrl: string,
+  ) {
+    this.listenUrl = config.databaseListenUrl ?? (config.databasePoolMode === 'session' ? databaseUrl : null);
+  }
 
   private get ttlMs(): number {
     return this.config.apiKeyCacheSeconds * 1000;
@@ -70,12 +86,10 @@ export class ApiKeyCache implements OnModuleDestroy {
     }
     const generation = this.generation;
     const wasListening = this.listening;
-    const rows: Array<{ role: string; secret_hash: Buffer; revoked_at: Date | null }> = await this.ds.query(
-      'SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2',
-      [clubId, keyId],
-    );
-    if (rows.length === 0) return null;
-    const record: KeyRecord = { role: rows[0].role, secretHash: rows[0].secret_hash, revokedAt: rows[0].revoked_at };
+    const record = await this.db.once.maybeOne('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, keyId], decodeRecord, {
+      prepare: true,
+    });
+    if (record === null) return null;
     if (this.ttlMs > 0 && wasListening && this.listening && generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
       this.entries.set(id, { ...record, expiresAt: Date.now() + this.ttlMs });
@@ -89,10 +103,11 @@ export class ApiKeyCache implements OnModuleDestroy {
     this.entries.delete(`${clubId}/${keyId}`);
   }
 
-  /** Starts the listener connection, once; failures are retried after a pause. */
+  /** Starts the listener connection, once; failures are retried after a pause. No listener URL: nothing to start. */
   private listen(): void {
-    if (this.connecting || this.listener || this.closed) return;
-    this.connecting = this.connect()
+    const url = this.listenUrl;
+    if (this.connecting || this.listener || this.closed || url === null) return;
+    this.connecting = this.connect(url)
       .catch((e: unknown) => {
         this.log.warn(`API key cache off: cannot listen for revocations (${(e as Error).message}); retrying in 5 s`);
         void this.drop();
@@ -107,8 +122,8 @@ export class ApiKeyCache implements OnModuleDestroy {
       });
   }
 
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl, application_name: 'bg-club-scorekeeping-keys', connectionTimeoutMillis: 3000 });
+  private async connect(url: string): Promise<void> {
+    const client = new Client({ connectionString: url, application_name: 'bg-club-scorekeeping-keys', connectionTimeoutMillis: 3000 });
     this.listener = client;
     client.on('notification', (n) => {
       this.generation++;

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config';
 import { Inject } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { clientAddress } from '../common/client-address';
-import { Access, ACCESS, Auth, parseApiToken, Role, roleAtLeast, secretMatcher, secretMatches } from '../common/auth';
+import { Access, ACCESS, Auth, parseApiToken, roleAtLeast, secretMatcher, secretMatches } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { RateLimiter, RateVerdict } from './rate-limiter';
 import { ApiKeyCache } from './api-key-cache';
@@ -93,10 +93,10 @@ export class AuthGuard implements CanActivate {
     if (access.kind === 'operator') {
       throw new ApiError(ErrorCode.FORBIDDEN, 'Only the operator token may do this.');
     }
-    if (!roleAtLeast(key.role as Role, access.role)) {
+    if (!roleAtLeast(key.role, access.role)) {
       throw new ApiError(ErrorCode.FORBIDDEN, `This needs a key with the ${access.role} role; this key is a ${key.role} key.`);
     }
-    req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role as Role };
+    req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role };
     if (verdict) {
       if (verdict.limited) {
         throw new ApiError(

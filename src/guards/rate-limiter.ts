@@ -1,10 +1,11 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
-import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config';
 import { CONFIG, DATABASE_URL } from '../config.provider';
-import { preparedOnPool } from '../db/prepared';
-import { boundedWaits } from '../db/timeouts';
+import { Db } from '../db/db.service';
+import { cols, Decoder, Row } from '../db/decode';
+import { poolConfig } from '../db/pool';
+import { UnitOfWork } from '../db/unit-of-work';
 
 /** Requests this instance may answer for a key in the current window without asking the database. */
 interface Lease {
@@ -23,6 +24,11 @@ interface Lease {
 
 /** The shared counter after a lease was taken, and the time left in its window. */
 type Taken = { hits: number; leftMs: number };
+
+const decodeTaken: Decoder<Taken> = (r: Row) => {
+  const c = cols(r);
+  return { hits: c.int('hits'), leftMs: c.int('left_ms') };
+};
 
 export interface RateVerdict {
   limited: boolean;
@@ -53,34 +59,54 @@ export class RateLimiter implements OnModuleDestroy {
    * money, so its commit need not wait for the WAL flush (a crash may forget a few
    * hits of the current window, never a game or a payment).
    */
-  private pool: Pool | null = null;
+  private counters: UnitOfWork | null = null;
   private readonly leases = new Map<string, Lease>();
   private readonly leasing = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: Db,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
   ) {}
 
-  private counterPool(): Pool {
-    if (!this.pool) {
-      this.pool = new Pool({
-        connectionString: this.databaseUrl,
-        max: 4,
-        options: '-c synchronous_commit=off',
-        idleTimeoutMillis: 30000,
-        ...boundedWaits(this.config.dbTimeoutMs),
-        application_name: 'bg-club-scorekeeping-limits',
+  /**
+   * The counters' pool, made on first use with the app pool's bounds (pool.ts). In session
+   * mode synchronous_commit is off for the whole connection (a startup setting); a pooler
+   * in transaction mode refuses startup settings, so there it is set in each counter
+   * statement's own transaction (`counted`).
+   */
+  private counterDb(): UnitOfWork {
+    if (!this.counters) {
+      const mode = this.config.databasePoolMode;
+      const pool = new Pool({
+        ...poolConfig({ url: this.databaseUrl, size: 4, mode, timeoutMs: this.config.dbTimeoutMs, applicationName: 'bg-club-scorekeeping-limits' }),
+        ...(mode === 'session' ? { options: '-c synchronous_commit=off' } : {}),
       });
-      // An idle connection the server dropped: the next query reconnects.
-      this.pool.on('error', () => undefined);
+      // An idle connection the server dropped: the next query reconnects. One that fails
+      // under a statement fails that statement (and is discarded); its event must not end the process.
+      pool.on('error', () => undefined);
+      pool.on('connect', (client) => client.on('error', () => undefined));
+      this.counters = new UnitOfWork(pool, mode, this.config.dbTimeoutMs);
     }
-    return this.pool;
+    return this.counters;
+  }
+
+  /**
+   * The rows of one counter statement, on the counters' pool: on its own, as a named
+   * statement, in session mode; in transaction mode in a transaction of its own that
+   * turns synchronous_commit off first (SET LOCAL).
+   */
+  private counted<T>(text: string, values: readonly unknown[], decode: Decoder<T>): Promise<T[]> {
+    const counters = this.counterDb();
+    if (counters.mode === 'session') return counters.once.rows(text, values, decode, { prepare: true });
+    return counters.transaction(async (tx) => {
+      await tx.write({ text: 'SET LOCAL synchronous_commit = off', values: [] });
+      return tx.rows(text, values, decode);
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool?.end().catch(() => undefined);
+    await this.counters?.end().catch(() => undefined);
   }
 
   get enabled(): boolean {
@@ -125,14 +151,14 @@ export class RateLimiter implements OnModuleDestroy {
     const known = this.leases.get(`#${subject}`);
     const now = Date.now();
     if (known && known.endsAt > now && known.limited) return this.verdict(known, now);
-    const [row] = await preparedOnPool(
-      this.counterPool(),
+    const [row] = await this.counted(
       `SELECT hits, floor(extract(epoch FROM (window_start + make_interval(secs => $2) - now())) * 1000)::int AS left_ms
          FROM auth_rate_counters WHERE subject = $1 AND window_start = to_timestamp(floor(extract(epoch FROM now()) / $2) * $2)`,
       [subject, this.config.rateLimitWindowSeconds],
+      decodeTaken,
     );
-    if (!row || Number(row.hits) < limit) return null;
-    const lease: Lease = { endsAt: now + Math.max(0, row.left_ms as number), granted: 0, used: 0, hits: Number(row.hits), limited: true, limit, policy: 'auth-failures' };
+    if (!row || row.hits < limit) return null;
+    const lease: Lease = { endsAt: now + Math.max(0, row.leftMs), granted: 0, used: 0, hits: row.hits, limited: true, limit, policy: 'auth-failures' };
     return this.verdict(lease, now);
   }
 
@@ -174,28 +200,28 @@ export class RateLimiter implements OnModuleDestroy {
 
   /** Adds `chunk` hits to a key's counter in the current window. */
   private async takeForKey(clubId: string, apiKeyId: string, chunk: number): Promise<Taken> {
-    const [row] = await preparedOnPool(
-      this.counterPool(),
+    const [taken] = await this.counted(
       `INSERT INTO rate_limit_counters (club_id, api_key_id, window_start, hits)
        VALUES ($1, $2, to_timestamp(floor(extract(epoch FROM now()) / $3) * $3), $4)
        ON CONFLICT (club_id, api_key_id, window_start) DO UPDATE SET hits = rate_limit_counters.hits + $4
        RETURNING hits, floor(extract(epoch FROM (window_start + make_interval(secs => $3) - now())) * 1000)::int AS left_ms`,
       [clubId, apiKeyId, this.config.rateLimitWindowSeconds, chunk],
+      decodeTaken,
     );
-    return { hits: Number(row.hits), leftMs: row.left_ms as number };
+    return taken;
   }
 
   /** The same for a subject of `auth_rate_counters` (`operator`, `ip:<address>`). */
   private async takeForSubject(subject: string, chunk: number): Promise<Taken> {
-    const [row] = await preparedOnPool(
-      this.counterPool(),
+    const [taken] = await this.counted(
       `INSERT INTO auth_rate_counters (subject, window_start, hits)
        VALUES ($1, to_timestamp(floor(extract(epoch FROM now()) / $2) * $2), $3)
        ON CONFLICT (subject, window_start) DO UPDATE SET hits = auth_rate_counters.hits + $3
        RETURNING hits, floor(extract(epoch FROM (window_start + make_interval(secs => $2) - now())) * 1000)::int AS left_ms`,
       [subject, this.config.rateLimitWindowSeconds, chunk],
+      decodeTaken,
     );
-    return { hits: Number(row.hits), leftMs: row.left_ms as number };
+    return taken;
   }
 
   private verdict(lease: Lease, now: number): RateVerdict {
@@ -216,7 +242,7 @@ export class RateLimiter implements OnModuleDestroy {
   async purge(): Promise<void> {
     const now = Date.now();
     for (const [id, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(id);
-    await this.ds.query(`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '1 hour'`);
-    await this.ds.query(`DELETE FROM auth_rate_counters WHERE window_start < now() - interval '1 hour'`);
+    await this.db.once.write({ text: `DELETE FROM rate_limit_counters WHERE window_start < now() - interval '1 hour'`, values: [] });
+    await this.db.once.write({ text: `DELETE FROM auth_rate_counters WHERE window_start < now() - interval '1 hour'`, values: [] });
   }
 }

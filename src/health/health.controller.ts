@@ -1,8 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DataSource } from 'typeorm';
 import { Public } from '../common/auth';
+import { Db } from '../db/db.service';
 
 export class HealthDto {
   @ApiProperty({ enum: ['ok', 'unavailable'] })
@@ -15,7 +15,7 @@ export class HealthDto {
 @ApiTags('Service')
 @Controller()
 export class HealthController {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly db: Db) {}
 
   @Get('health')
   @Public()
@@ -24,10 +24,12 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database does not answer.' })
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthDto> {
     const up = await Promise.race([
-      this.ds.query('SELECT 1').then(
-        () => true,
-        () => false,
-      ),
+      this.db.once
+        .rows('SELECT 1', [], () => null)
+        .then(
+          () => true,
+          () => false,
+        ),
       new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref()),
     ]);
     if (!up) reply.status(503);

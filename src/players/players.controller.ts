@@ -5,7 +5,7 @@ import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { PlayerDetailDto } from './player-stats.dto';
 import { PlayerDetails } from './player-details';
 import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';

@@ -1,39 +1,88 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { guardedUpdate } from '../db/guarded-update';
+import { conflict } from '../db/connection';
+import { cols, Row, RowDecodeError } from '../db/decode';
+import type { Reads, Tx } from '../db/tx';
 import { PlayerEntity } from './player.entity';
 
+const PLAYER_COLUMNS = 'club_id, id, name, nickname, rating, experience, version, created_at, updated_at';
+
+/** A double precision column (node-postgres answers a number). */
+function float(r: Row, name: string): number {
+  const v = r[name];
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RowDecodeError(name, 'double precision', v);
+  return v;
+}
+
+const decodePlayer = (r: Row): PlayerEntity => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    id: c.text('id'),
+    name: c.text('name'),
+    nickname: c.textOrNull('nickname'),
+    rating: float(r, 'rating'),
+    experience: c.int('experience'),
+    version: c.int('version'),
+    createdAt: c.date('created_at'),
+    updatedAt: c.date('updated_at'),
+  };
+};
+
+const decodeName = (r: Row): [string, string] => {
+  const c = cols(r);
+  return [c.text('id'), c.text('name')];
+};
+
 /** Names of the club's players among `ids` (ids of another club, or of no one, are simply absent). */
-export async function playerNames(m: EntityManager, clubId: string, ids: string[]): Promise<Map<string, string>> {
+export async function playerNames(tx: Reads, clubId: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows: Array<{ id: string; name: string }> = await m.query(`SELECT id, name FROM players WHERE club_id = $1 AND id = ANY($2::uuid[])`, [clubId, ids]);
-  return new Map(rows.map((r) => [r.id, r.name]));
+  return new Map(await tx.rows(`SELECT id, name FROM players WHERE club_id = $1 AND id = ANY($2::uuid[])`, [clubId, ids], decodeName));
 }
 
 @Injectable()
 export class PlayersRepository {
-  async insert(m: EntityManager, p: PlayerEntity): Promise<void> {
-    await m.insert(PlayerEntity, p);
+  /** A new player, written with the command's COMMIT. */
+  insert(tx: Tx, p: PlayerEntity): void {
+    tx.defer({
+      what: 'player insert',
+      text: `INSERT INTO players (${PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      values: [p.clubId, p.id, p.name, p.nickname, p.rating, p.experience, p.version, p.createdAt, p.updatedAt],
+    });
   }
 
-  find(m: EntityManager, clubId: string, id: string): Promise<PlayerEntity | null> {
-    return m.findOne(PlayerEntity, { where: { clubId, id } });
+  find(tx: Reads, clubId: string, id: string): Promise<PlayerEntity | null> {
+    return tx.maybeOne(`SELECT ${PLAYER_COLUMNS} FROM players WHERE club_id = $1 AND id = $2`, [clubId, id], decodePlayer, { prepare: true });
   }
 
-  lock(m: EntityManager, clubId: string, id: string): Promise<PlayerEntity | null> {
-    return m.findOne(PlayerEntity, { where: { clubId, id }, lock: { mode: 'pessimistic_write' } });
+  lock(tx: Tx, clubId: string, id: string): Promise<PlayerEntity | null> {
+    return tx.maybeOne(`SELECT ${PLAYER_COLUMNS} FROM players WHERE club_id = $1 AND id = $2 FOR UPDATE`, [clubId, id], decodePlayer, { prepare: true });
   }
 
-  list(m: EntityManager, clubId: string, after: string | null, limit: number): Promise<PlayerEntity[]> {
-    const qb = m.createQueryBuilder(PlayerEntity, 'p').where('p.clubId = :clubId', { clubId });
-    if (after) qb.andWhere('p.id > :after', { after });
-    return qb
-      .orderBy('p.id', 'ASC')
-      .limit(limit + 1)
-      .getMany();
+  list(tx: Reads, clubId: string, after: string | null, limit: number): Promise<PlayerEntity[]> {
+    return after
+      ? tx.rows(`SELECT ${PLAYER_COLUMNS} FROM players WHERE club_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [clubId, after, limit + 1], decodePlayer)
+      : tx.rows(`SELECT ${PLAYER_COLUMNS} FROM players WHERE club_id = $1 ORDER BY id LIMIT $2`, [clubId, limit + 1], decodePlayer);
   }
 
-  update(m: EntityManager, p: PlayerEntity, changes: Partial<Pick<PlayerEntity, 'name' | 'nickname' | 'rating' | 'experience'>>): Promise<PlayerEntity> {
-    return guardedUpdate<PlayerEntity>(m, PlayerEntity, { clubId: p.clubId, id: p.id }, p.version, changes);
+  /**
+   * The player with `changes` (undefined: unchanged), his version one higher, guarded by
+   * the version read (409 CONFLICT when the row moved on): the row as it now is.
+   */
+  async update(tx: Tx, p: PlayerEntity, changes: Partial<Pick<PlayerEntity, 'name' | 'nickname' | 'rating' | 'experience'>>): Promise<PlayerEntity> {
+    const values: unknown[] = [p.clubId, p.id, p.version];
+    const set: string[] = [];
+    const change = (column: string, value: unknown) => {
+      if (value === undefined) return;
+      values.push(value);
+      set.push(`${column} = $${values.length}`);
+    };
+    change('name', changes.name);
+    change('nickname', changes.nickname);
+    change('rating', changes.rating);
+    change('experience', changes.experience);
+    set.push('version = version + 1', 'updated_at = now()');
+    const rows = await tx.writeReturning({ text: `UPDATE players SET ${set.join(', ')} WHERE club_id = $1 AND id = $2 AND version = $3 RETURNING ${PLAYER_COLUMNS}`, values }, decodePlayer);
+    if (rows.length !== 1) throw conflict();
+    return rows[0];
   }
 }

@@ -4,7 +4,9 @@ import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { CommandContext, Replayed } from '../common/command';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
 import { roundRating } from '../domain/rating';
 import { PlayerEntity } from './player.entity';
 import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';
@@ -27,11 +29,12 @@ export function mapPlayer(p: PlayerEntity): PlayerDto {
 export class PlayersService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly players: PlayersRepository,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreatePlayerDto): Promise<PlayerDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
+    return this.commands.run(cmd, 201, (tx) => {
       const now = new Date();
       const p: PlayerEntity = {
         clubId: auth.clubId,
@@ -44,23 +47,23 @@ export class PlayersService {
         createdAt: now,
         updatedAt: now,
       };
-      await this.players.insert(m, p);
-      return mapPlayer(p);
+      this.players.insert(tx, p);
+      return Promise.resolve(mapPlayer(p));
     });
   }
 
   async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<PlayerDto>> {
     const after = decodeCursor(cursor, ['string']);
-    const rows = await this.players.list(this.db.manager, auth.clubId, (after?.[0] as string) ?? null, limit);
+    const rows = await this.players.list(this.db.once, auth.clubId, (after?.[0] as string) ?? null, limit);
     return toPage(rows, limit, (p) => [p.id], mapPlayer);
   }
 
   update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdatePlayerDto): Promise<PlayerDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const p = await this.players.lock(m, auth.clubId, id);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const p = await this.players.lock(tx, auth.clubId, id);
       if (!p) throw notFound('Player');
       checkVersion(ifMatch, p.version);
-      return mapPlayer(await this.players.update(m, p, dto));
+      return mapPlayer(await this.players.update(tx, p, dto));
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Reads } from '../db/tx';
 
 /**
  * What a session asks of its tables (R6.7: closing waits for no game). The tables depend on
@@ -6,6 +6,6 @@ import type { EntityManager } from 'typeorm';
  * and app.module binds it to this token.
  */
 export abstract class SessionTables {
-  /** Unfinished games of the session's tables. */
-  abstract gamesInProgress(m: EntityManager, clubId: string, sessionId: string): Promise<Array<{ tableId: string; kind: string; gameNo: number }>>;
+  /** Unfinished games of the session's tables (a read, in the closing command's transaction). */
+  abstract gamesInProgress(tx: Reads, clubId: string, sessionId: string): Promise<Array<{ tableId: string; kind: string; gameNo: number }>>;
 }

@@ -5,7 +5,7 @@ import { ApiProblem, ApiRefusals } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { CreateSessionDto, SessionDto, SessionListQuery, UpdateSessionDto } from './sessions.dto';
 import { SessionsService } from './sessions.service';
 

@@ -1,41 +1,101 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { notFound } from '../common/api-error';
-import { guardedUpdate } from '../db/guarded-update';
+import { conflict } from '../db/connection';
+import { cols, Row } from '../db/decode';
+import type { Reads, Tx } from '../db/tx';
 import { SessionEntity } from './session.entity';
+
+const SESSION_COLUMNS = 'club_id, id, name, currency, status, rake_bp, starts_at, closed_at, version, created_at, updated_at';
+
+const decodeSession = (r: Row): SessionEntity => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    id: c.text('id'),
+    name: c.text('name'),
+    currency: c.text('currency'),
+    status: c.oneOf('status', ['open', 'closed']),
+    rakeBp: c.int('rake_bp'),
+    startsAt: c.dateOrNull('starts_at'),
+    closedAt: c.dateOrNull('closed_at'),
+    version: c.int('version'),
+    createdAt: c.date('created_at'),
+    updatedAt: c.date('updated_at'),
+  };
+};
+
+/** What a session's PATCH may change. */
+export type SessionChanges = Partial<Pick<SessionEntity, 'name' | 'startsAt' | 'rakeBp'>>;
 
 @Injectable()
 export class SessionsRepository {
-  async insert(m: EntityManager, s: SessionEntity): Promise<void> {
-    await m.insert(SessionEntity, s);
+  /** A new session, written with the command's COMMIT. */
+  insert(tx: Tx, s: SessionEntity): void {
+    tx.defer({
+      what: 'session insert',
+      text: `INSERT INTO sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      values: [s.clubId, s.id, s.name, s.currency, s.status, s.rakeBp, s.startsAt, s.closedAt, s.version, s.createdAt, s.updatedAt],
+    });
   }
 
-  find(m: EntityManager, clubId: string, id: string): Promise<SessionEntity | null> {
-    return m.findOne(SessionEntity, { where: { clubId, id } });
+  find(tx: Reads, clubId: string, id: string): Promise<SessionEntity | null> {
+    return tx.maybeOne(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE club_id = $1 AND id = $2`, [clubId, id], decodeSession, { prepare: true });
   }
 
   /** The session, or 404 when this club has none with that id. */
-  async get(m: EntityManager, clubId: string, id: string): Promise<SessionEntity> {
-    const s = await this.find(m, clubId, id);
+  async get(tx: Reads, clubId: string, id: string): Promise<SessionEntity> {
+    const s = await this.find(tx, clubId, id);
     if (!s) throw notFound('Session');
     return s;
   }
 
-  lock(m: EntityManager, clubId: string, id: string): Promise<SessionEntity | null> {
-    return m.findOne(SessionEntity, { where: { clubId, id }, lock: { mode: 'pessimistic_write' } });
+  lock(tx: Tx, clubId: string, id: string): Promise<SessionEntity | null> {
+    return tx.maybeOne(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE club_id = $1 AND id = $2 FOR UPDATE`, [clubId, id], decodeSession, { prepare: true });
   }
 
-  list(m: EntityManager, clubId: string, status: string | undefined, after: string | null, limit: number): Promise<SessionEntity[]> {
-    const qb = m.createQueryBuilder(SessionEntity, 's').where('s.clubId = :clubId', { clubId });
-    if (status) qb.andWhere('s.status = :status', { status });
-    if (after) qb.andWhere('s.id > :after', { after });
-    return qb
-      .orderBy('s.id', 'ASC')
-      .limit(limit + 1)
-      .getMany();
+  list(tx: Reads, clubId: string, status: string | undefined, after: string | null, limit: number): Promise<SessionEntity[]> {
+    const values: unknown[] = [clubId];
+    let where = 'club_id = $1';
+    if (status) {
+      values.push(status);
+      where += ` AND status = $${values.length}`;
+    }
+    if (after) {
+      values.push(after);
+      where += ` AND id > $${values.length}`;
+    }
+    values.push(limit + 1);
+    return tx.rows(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${where} ORDER BY id LIMIT $${values.length}`, values, decodeSession);
   }
 
-  update(m: EntityManager, s: SessionEntity, changes: Partial<SessionEntity>): Promise<SessionEntity> {
-    return guardedUpdate<SessionEntity>(m, SessionEntity, { clubId: s.clubId, id: s.id }, s.version, changes);
+  /**
+   * The session with `changes` (undefined: unchanged), its version one higher, guarded by
+   * the version read (409 CONFLICT when the row moved on): the row as it now is.
+   */
+  update(tx: Tx, s: SessionEntity, changes: SessionChanges): Promise<SessionEntity> {
+    const values: unknown[] = [s.clubId, s.id, s.version];
+    const set: string[] = [];
+    const change = (column: string, value: unknown) => {
+      if (value === undefined) return;
+      values.push(value);
+      set.push(`${column} = $${values.length}`);
+    };
+    change('name', changes.name);
+    change('starts_at', changes.startsAt);
+    change('rake_bp', changes.rakeBp);
+    return this.guarded(tx, set, values);
+  }
+
+  /** Closes the session now (closed_at: the transaction's time), guarded like update. */
+  close(tx: Tx, s: SessionEntity): Promise<SessionEntity> {
+    return this.guarded(tx, [`status = 'closed'`, 'closed_at = now()'], [s.clubId, s.id, s.version]);
+  }
+
+  /** `UPDATE sessions SET <set>, version = version + 1, updated_at = now()` of the row at the version read ($1, $2, $3). */
+  private async guarded(tx: Tx, set: string[], values: unknown[]): Promise<SessionEntity> {
+    const text = `UPDATE sessions SET ${[...set, 'version = version + 1', 'updated_at = now()'].join(', ')} WHERE club_id = $1 AND id = $2 AND version = $3 RETURNING ${SESSION_COLUMNS}`;
+    const rows = await tx.writeReturning({ text, values }, decodeSession);
+    if (rows.length !== 1) throw conflict();
+    return rows[0];
   }
 }

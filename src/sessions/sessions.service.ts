@@ -6,10 +6,12 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs/clubs.repository';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { CommandContext, Replayed } from '../common/command';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
 import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
-import { SessionsRepository } from './sessions.repository';
+import { SessionChanges, SessionsRepository } from './sessions.repository';
 import { SessionTables } from './session-tables';
 import { assertCanClose, assertRakeChangeable } from '../domain/session';
 import { basisPointsFromPercent, percentFromBasisPoints } from '../domain/settlement';
@@ -33,14 +35,15 @@ export function mapSession(s: SessionEntity): SessionDto {
 export class SessionsService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
     private readonly tables: SessionTables,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
-      const club = await this.clubs.find(m, auth.clubId);
+    return this.commands.run(cmd, 201, async (tx) => {
+      const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
       const now = new Date();
       const s: SessionEntity = {
@@ -56,43 +59,43 @@ export class SessionsService {
         createdAt: now,
         updatedAt: now,
       };
-      await this.sessions.insert(m, s);
+      this.sessions.insert(tx, s);
       return mapSession(s);
     });
   }
 
   async get(auth: KeyAuth, id: string): Promise<SessionDto> {
-    return mapSession(await this.sessions.get(this.db.manager, auth.clubId, id));
+    return mapSession(await this.sessions.get(this.db.once, auth.clubId, id));
   }
 
   async list(auth: KeyAuth, status: 'open' | 'closed' | undefined, limit: number, cursor?: string): Promise<Page<SessionDto>> {
     const after = decodeCursor(cursor, ['string']);
-    const rows = await this.sessions.list(this.db.manager, auth.clubId, status, (after?.[0] as string) ?? null, limit);
+    const rows = await this.sessions.list(this.db.once, auth.clubId, status, (after?.[0] as string) ?? null, limit);
     return toPage(rows, limit, (s) => [s.id], mapSession);
   }
 
   update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateSessionDto): Promise<SessionDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const s = await this.sessions.lock(m, auth.clubId, id);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const s = await this.sessions.lock(tx, auth.clubId, id);
       if (!s) throw notFound('Session');
       checkVersion(ifMatch, s.version);
       if (dto.rakePercent !== undefined) assertRakeChangeable(s);
-      const changes: Partial<SessionEntity> = {};
+      const changes: SessionChanges = {};
       if (dto.name !== undefined) changes.name = dto.name;
       if (dto.startsAt !== undefined) changes.startsAt = dto.startsAt === null ? null : new Date(dto.startsAt);
       if (dto.rakePercent !== undefined) changes.rakeBp = basisPointsFromPercent(dto.rakePercent);
-      return mapSession(await this.sessions.update(m, s, changes));
+      return mapSession(await this.sessions.update(tx, s, changes));
     });
   }
 
   /** R6.7: closing is refused while a game is unfinished; closing twice changes nothing. */
   close(cmd: CommandContext, auth: KeyAuth, id: string): Promise<SessionDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const s = await this.sessions.lock(m, auth.clubId, id);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const s = await this.sessions.lock(tx, auth.clubId, id);
       if (!s) throw notFound('Session');
       if (s.status === 'closed') return mapSession(s);
-      assertCanClose(await this.tables.gamesInProgress(m, auth.clubId, id));
-      return mapSession(await this.sessions.update(m, s, { status: 'closed', closedAt: () => 'now()' } as never));
+      assertCanClose(await this.tables.gamesInProgress(tx, auth.clubId, id));
+      return mapSession(await this.sessions.close(tx, s));
     });
   }
 }
