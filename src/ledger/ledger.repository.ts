@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { uuid7 } from '../common/uuid';
-import { defer } from '../db/write-batch';
+import { cols, Decoder } from '../db/decode';
+import type { Reads, Tx } from '../db/tx';
 import { grossDeltas, GrossMove, reportableMinor } from '../domain/money';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
 
@@ -12,7 +12,8 @@ export interface NewEntry {
   kind: LedgerKind;
 }
 
-type Row = Record<string, unknown>;
+/** Every kind of ledger entry (R6.3). */
+export const LEDGER_KINDS: readonly LedgerKind[] = ['game', 'void', 'match-stake', 'rake'];
 
 /**
  * Ledger amounts are BIGINT; they leave the database as safe integers or not at all: a
@@ -25,41 +26,44 @@ export function minorFromDb(v: unknown): number {
 
 /**
  * R6.2 bound: adds `moves` to each party's gross money in the session's currency
- * (party_volumes), as one write of the command's batch. The table's CHECK refuses a
- * gross beyond 2^53 − 1, which fails the batch (nothing of the command is written) and
- * is answered 422 AMOUNT_OUT_OF_RANGE. Rows are upserted in party order, like the
- * session totals, so concurrent commands lock them in one order.
+ * (party_volumes), as one deferred write of the command (sent with its COMMIT). The
+ * table's CHECK refuses a gross beyond 2^53 − 1, which fails the batch (nothing of the
+ * command is written) and is answered 422 AMOUNT_OUT_OF_RANGE. Rows are upserted in
+ * party order, like the session totals, so concurrent commands lock them in one order.
  */
-export async function addToVolumes(m: EntityManager, clubId: string, sessionId: string, moves: GrossMove[]): Promise<void> {
+export function addToVolumes(tx: Tx, clubId: string, sessionId: string, moves: GrossMove[]): void {
   const deltas = grossDeltas(moves);
   if (deltas.size === 0) return;
-  const params: unknown[] = [clubId, sessionId];
-  const values = [...deltas.keys()]
+  const values: unknown[] = [clubId, sessionId];
+  const rows = [...deltas.keys()]
     .sort()
-    .map((party) => `($${params.push(party)}::text, $${params.push(deltas.get(party)!.toString())}::bigint)`)
+    .map((party) => `($${values.push(party)}::text, $${values.push(deltas.get(party)!.toString())}::bigint)`)
     .join(', ');
-  await defer(m, {
+  tx.defer({
     what: 'party volumes',
-    sql: `INSERT INTO party_volumes (club_id, party, currency, gross_minor)
-      SELECT s.club_id, v.party, s.currency, v.gross FROM (VALUES ${values}) AS v (party, gross)
+    text: `INSERT INTO party_volumes (club_id, party, currency, gross_minor)
+      SELECT s.club_id, v.party, s.currency, v.gross FROM (VALUES ${rows}) AS v (party, gross)
         JOIN sessions s ON s.club_id = $1 AND s.id = $2 ORDER BY v.party COLLATE "C"
       ON CONFLICT (club_id, party, currency) DO UPDATE SET gross_minor = party_volumes.gross_minor + excluded.gross_minor`,
-    params,
+    values,
   });
 }
 
-const mapEntry = (r: Row): LedgerEntryEntity => ({
-  clubId: r.club_id as string,
-  id: r.id as string,
-  sessionId: r.session_id as string,
-  tableId: r.table_id as string,
-  gameNo: (r.game_no as number | null) ?? null,
-  fromParty: r.from_party as string,
-  toParty: r.to_party as string,
-  amountMinor: String(r.amount_minor),
-  kind: r.kind as LedgerKind,
-  createdAt: r.created_at as Date,
-});
+const decodeEntry: Decoder<LedgerEntryEntity> = (r) => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    id: c.text('id'),
+    sessionId: c.text('session_id'),
+    tableId: c.text('table_id'),
+    gameNo: c.intOrNull('game_no'),
+    fromParty: c.text('from_party'),
+    toParty: c.text('to_party'),
+    amountMinor: c.bigintText('amount_minor'),
+    kind: c.oneOf('kind', LEDGER_KINDS),
+    createdAt: c.date('created_at'),
+  };
+};
 
 /** The append-only ledger (R6.3): inserts and reads, never updates or deletes. */
 @Injectable()
@@ -67,9 +71,14 @@ export class LedgerRepository {
   /**
    * Posts `entries` and adds them to the session's running totals, with `games.delta`
    * finished games for each of `games.players` (a finished game +1, a void −1).
+   *
+   * Reads nothing and writes nothing at once: every write is deferred to the command's
+   * COMMIT (session totals, party volumes, ledger entries), so the command's reads and
+   * immediate writes must all come before this call, and none of them sees these rows.
+   * (It answers a promise, as callers await it, though nothing is sent before COMMIT.)
    */
-  async post(
-    m: EntityManager,
+  post(
+    tx: Tx,
     clubId: string,
     sessionId: string,
     tableId: string,
@@ -78,10 +87,10 @@ export class LedgerRepository {
     at: Date,
     games?: { players: string[]; delta: number },
   ): Promise<LedgerEntryEntity[]> {
-    await this.addToTotals(m, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
-    if (entries.length === 0) return [];
-    await addToVolumes(
-      m,
+    this.addToTotals(tx, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
+    if (entries.length === 0) return Promise.resolve([]);
+    addToVolumes(
+      tx,
       clubId,
       sessionId,
       entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })),
@@ -98,56 +107,51 @@ export class LedgerRepository {
       kind: e.kind,
       createdAt: at,
     }));
-    const params: unknown[] = [clubId, sessionId, tableId, gameNo, at];
-    const values = rows
-      .map((e) => `($1, $${params.push(e.id)}, $2, $3, $4, $${params.push(e.fromParty)}, $${params.push(e.toParty)}, $${params.push(e.amountMinor)}, $${params.push(e.kind)}, $5)`)
+    const values: unknown[] = [clubId, sessionId, tableId, gameNo, at];
+    const tuples = rows
+      .map((e) => `($1, $${values.push(e.id)}, $2, $3, $4, $${values.push(e.fromParty)}, $${values.push(e.toParty)}, $${values.push(e.amountMinor)}, $${values.push(e.kind)}, $5)`)
       .join(', ');
-    await defer(m, {
+    tx.defer({
       what: 'ledger entries',
-      sql: `INSERT INTO ledger_entries (club_id, id, session_id, table_id, game_no, from_party, to_party, amount_minor, kind, created_at) VALUES ${values}`,
-      params,
-      expectRows: rows.length,
+      text: `INSERT INTO ledger_entries (club_id, id, session_id, table_id, game_no, from_party, to_party, amount_minor, kind, created_at) VALUES ${tuples}`,
+      values,
+      guard: rows.length,
     });
-    return rows;
+    return Promise.resolve(rows);
   }
 
-  async forGame(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<LedgerEntryEntity[]> {
-    const rows = await m.query(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no = $3 ORDER BY id`, [clubId, tableId, gameNo]);
-    return rows.map(mapEntry);
+  forGame(tx: Reads, clubId: string, tableId: string, gameNo: number): Promise<LedgerEntryEntity[]> {
+    return tx.rows(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no = $3 ORDER BY id`, [clubId, tableId, gameNo], decodeEntry);
   }
 
-  async forGames(m: EntityManager, clubId: string, tableId: string, fromGameNo: number, toGameNo: number): Promise<LedgerEntryEntity[]> {
-    const rows = await m.query(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no BETWEEN $3 AND $4 ORDER BY id`, [clubId, tableId, fromGameNo, toGameNo]);
-    return rows.map(mapEntry);
+  forGames(tx: Reads, clubId: string, tableId: string, fromGameNo: number, toGameNo: number): Promise<LedgerEntryEntity[]> {
+    return tx.rows(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no BETWEEN $3 AND $4 ORDER BY id`, [clubId, tableId, fromGameNo, toGameNo], decodeEntry);
   }
 
   /** Every player's (and the house's) net at a table: received − paid, voids included. */
-  async tableNets(m: EntityManager, clubId: string, tableId: string): Promise<Map<string, number>> {
-    const rows = await m.query(
+  async tableNets(tx: Reads, clubId: string, tableId: string): Promise<Map<string, number>> {
+    const rows = await tx.rows(
       `SELECT party, sum(amount)::text AS net FROM (
          SELECT to_party AS party, amount_minor AS amount FROM ledger_entries WHERE club_id = $1 AND table_id = $2
          UNION ALL
          SELECT from_party, -amount_minor FROM ledger_entries WHERE club_id = $1 AND table_id = $2
        ) x GROUP BY party`,
       [clubId, tableId],
+      (r): [string, number] => {
+        const c = cols(r);
+        return [c.text('party'), minorFromDb(c.text('net'))];
+      },
     );
-    return new Map(rows.map((r: Row) => [r.party as string, minorFromDb(r.net)]));
+    return new Map(rows);
   }
 
   /**
    * Adds to the session's running totals (R6.5): each party's net from `entries`, and
    * `gamesDelta` finished games for each of `players` (+1 for a finished game, −1 for a
-   * void). Rows are upserted in party order, so concurrent games lock them in one order.
+   * void), as a deferred write. Rows are upserted in party order, so concurrent games
+   * lock them in one order.
    */
-  private async addToTotals(
-    m: EntityManager,
-    clubId: string,
-    sessionId: string,
-    entries: Array<{ from: string; to: string; amountMinor: number }>,
-    players: string[],
-    gamesDelta: number,
-    at: Date,
-  ): Promise<void> {
+  private addToTotals(tx: Tx, clubId: string, sessionId: string, entries: Array<{ from: string; to: string; amountMinor: number }>, players: string[], gamesDelta: number, at: Date): void {
     const acc = new Map<string, { net: bigint; games: number }>();
     const row = (party: string) => {
       let r = acc.get(party);
@@ -160,19 +164,19 @@ export class LedgerRepository {
     }
     for (const p of players) row(p).games += gamesDelta;
     if (acc.size === 0) return;
-    const params: unknown[] = [clubId, sessionId, at];
-    const values = [...acc.keys()]
+    const values: unknown[] = [clubId, sessionId, at];
+    const tuples = [...acc.keys()]
       .sort()
-      .map((party) => `($1, $2, $${params.push(party)}, $${params.push(acc.get(party)!.net.toString())}::bigint, $${params.push(acc.get(party)!.games)}::int, $3)`)
+      .map((party) => `($1, $2, $${values.push(party)}, $${values.push(acc.get(party)!.net.toString())}::bigint, $${values.push(acc.get(party)!.games)}::int, $3)`)
       .join(', ');
-    await defer(m, {
+    tx.defer({
       what: 'session totals',
-      sql: `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${values}
+      text: `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${tuples}
        ON CONFLICT (club_id, session_id, party) DO UPDATE
          SET net_minor = session_totals.net_minor + excluded.net_minor,
              games = session_totals.games + excluded.games,
              last_at = greatest(session_totals.last_at, excluded.last_at)`,
-      params,
+      values,
     });
   }
 }

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
+import type { Reads } from '../db/tx';
 import { ChouetteGameSetup, replayChouetteGame } from '../domain/chouette';
 import type { GameAction } from '../domain/game';
 import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, StatsSessionNet, StatsTableKind } from '../domain/player-stats';
-import type { ResultKind } from '../domain/types';
+import type { ResultKind, SideIndex } from '../domain/types';
 import { minorFromDb } from '../ledger/ledger.repository';
 import type { FinishedGameRow } from '../tables/engines';
-import { TableEntity, TablePlayerEntity } from '../tables/table.entity';
-
-type Row = Record<string, unknown>;
+import { TableEntity } from '../tables/table.entity';
 
 type Sides = readonly [readonly string[], readonly string[]];
 
@@ -49,8 +48,8 @@ export class PlayerStatsRepository {
    * The player's finished games, with their table's kind and sides and (chouettes)
    * the seats at the start.
    */
-  async finishedGames(m: EntityManager, clubId: string, playerId: string): Promise<StatsGameRow[]> {
-    const rows: Row[] = await m.query(
+  finishedGames(tx: Reads, clubId: string, playerId: string): Promise<StatsGameRow[]> {
+    return tx.rows(
       `SELECT g.table_id, g.game_no, t.kind, ${TABLE_SIDES_SQL} AS sides, g.setup->'seatsAtStart' AS seats,
               g.winner_side, g.result, g.actions, ${CHOUETTE_REPLAY_SQL}
          FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
@@ -60,44 +59,51 @@ export class PlayerStatsRepository {
           AND g.status = 'finished'
         ORDER BY g.table_id, g.game_no`,
       [clubId, playerId],
+      statsGameRow,
     );
-    return rows.map(statsGameRow);
   }
 
   /** Finished matches the player sat at, with their finished games in order. */
-  async finishedMatches(m: EntityManager, clubId: string, playerId: string): Promise<FinishedMatchRow[]> {
-    const tables = await m
-      .createQueryBuilder(TableEntity, 't')
-      .innerJoin(TablePlayerEntity, 'tp', 'tp.clubId = t.clubId AND tp.tableId = t.id')
-      .where('t.clubId = :clubId AND tp.playerId = :playerId', { clubId, playerId })
-      .andWhere(`t.kind = 'match' AND t.status = 'finished'`)
-      .orderBy('t.id', 'ASC')
-      .getMany();
+  async finishedMatches(tx: Reads, clubId: string, playerId: string): Promise<FinishedMatchRow[]> {
+    const tables = await tx.rows(
+      `SELECT t.* FROM game_tables t JOIN table_players tp ON tp.club_id = t.club_id AND tp.table_id = t.id
+        WHERE t.club_id = $1 AND tp.player_id = $2 AND t.kind = 'match' AND t.status = 'finished'
+        ORDER BY t.id`,
+      [clubId, playerId],
+      decodeTable,
+    );
     if (tables.length === 0) return [];
-    const rows: Row[] = await m.query(
+    const rows = await tx.rows(
       `SELECT table_id, game_no, winner_side, points FROM games
         WHERE club_id = $1 AND table_id = ANY($2::uuid[]) AND status = 'finished'
         ORDER BY table_id, game_no`,
       [clubId, tables.map((t) => t.id)],
+      (r) => {
+        const c = cols(r);
+        return { tableId: c.text('table_id'), game: { gameNo: c.int('game_no'), winnerSide: sideOf(c, 'winner_side'), points: c.int('points') } };
+      },
     );
     const games = new Map<string, FinishedGameRow[]>();
-    for (const r of rows) {
-      const list = games.get(r.table_id as string) ?? [];
-      list.push({ gameNo: r.game_no as number, winnerSide: r.winner_side as 0 | 1, points: r.points as number });
-      games.set(r.table_id as string, list);
+    for (const { tableId, game } of rows) {
+      const list = games.get(tableId) ?? [];
+      list.push(game);
+      games.set(tableId, list);
     }
     return tables.map((table) => ({ table, games: games.get(table.id) ?? [] }));
   }
 
   /** The player's net in every session he has a running total in, with its currency. */
-  async sessionNets(m: EntityManager, clubId: string, playerId: string): Promise<StatsSessionNet[]> {
-    const rows: Row[] = await m.query(
+  sessionNets(tx: Reads, clubId: string, playerId: string): Promise<StatsSessionNet[]> {
+    return tx.rows(
       `SELECT s.currency, st.net_minor::text AS net
          FROM session_totals st JOIN sessions s ON s.club_id = st.club_id AND s.id = st.session_id
         WHERE st.club_id = $1 AND st.party = $2`,
       [clubId, playerId],
+      (r) => {
+        const c = cols(r);
+        return { currency: c.text('currency').trim(), netMinor: minorFromDb(c.text('net')) };
+      },
     );
-    return rows.map((r) => ({ currency: (r.currency as string).trim(), netMinor: minorFromDb(r.net) }));
   }
 }
 
@@ -118,29 +124,126 @@ export function lowerSeats(seats: StatsChouetteSeats): StatsChouetteSeats {
  * R5.4/R5.5: each member cube's result in a chouette game, from its action log replayed
  * through the rules (a stored log was valid when recorded), ids in lower case. Empty
  * for a game that did not finish (abandoned) or a row that is not a chouette's.
+ * `r` has the row's `kind` and the columns of CHOUETTE_REPLAY_SQL.
  */
 export function chouetteCubeResults(r: Row, actions: unknown): StatsCubeResult[] {
-  const setup = (r.chouette_setup as ChouetteGameSetup | null) ?? null;
-  if (r.kind !== 'chouette' || !setup) return [];
-  const state = replayChouetteGame(setup, (actions as GameAction[] | null) ?? [], (r.automatic_doubles as number | null) ?? 0);
-  return state.settlement.map((c) => ({ member: lower(c.member), winner: c.winner, points: c.points, endedBy: c.endedBy }));
+  const c = cols(r);
+  const setup = c.objectOrNull('chouette_setup');
+  if (c.text('kind') !== 'chouette' || !setup) return [];
+  if (actions !== null && actions !== undefined && !Array.isArray(actions)) throw new RowDecodeError('actions', 'json array', actions);
+  // The setup and the log as the app recorded them: the replay checks both against the rules.
+  const state = replayChouetteGame(setup as unknown as ChouetteGameSetup, (actions ?? []) as GameAction[], c.intOrNull('automatic_doubles') ?? 0);
+  return state.settlement.map((s) => ({ member: lower(s.member), winner: s.winner, points: s.points, endedBy: s.endedBy }));
+}
+
+const TABLE_KINDS: readonly StatsTableKind[] = ['match', 'money', 'chouette'];
+const RESULT_KINDS: readonly ResultKind[] = ['single', 'gammon', 'backgammon'];
+
+/** A winner_side that must be 0 or 1 (a finished match game). */
+export function sideOf(c: Columns, name: string): SideIndex {
+  const v = c.int(name);
+  if (v !== 0 && v !== 1) throw new RowDecodeError(name, '0 or 1', v);
+  return v;
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/** A table's two sides (TABLE_SIDES_SQL), or null. */
+export function sidesOrNull(c: Columns, name: string): Sides | null {
+  const v = c.json(name);
+  if (v === null) return null;
+  if (!Array.isArray(v) || v.length !== 2 || !isStringArray(v[0]) || !isStringArray(v[1])) throw new RowDecodeError(name, 'two sides of player ids', v);
+  return [v[0], v[1]];
+}
+
+/** A chouette game's seats at its start (`setup.seatsAtStart`), or null. */
+export function seatsOrNull(c: Columns, name: string): StatsChouetteSeats | null {
+  const v = c.objectOrNull(name);
+  if (v === null) return null;
+  const { box, partner, line } = v;
+  if (typeof box !== 'string' || !(partner === null || partner === undefined || typeof partner === 'string') || !isStringArray(line)) {
+    throw new RowDecodeError(name, 'chouette seats', v);
+  }
+  return { box, partner: partner ?? null, line };
+}
+
+/** What the readers of a game's `result` (a `finish`: winner, kind of win, resigned) use of it. */
+export interface StoredResult {
+  winner: string | null;
+  result: ResultKind | null;
+  resigned: boolean | null;
+}
+
+/** A game's `result` object, or null. */
+export function resultOrNull(c: Columns, name: string): StoredResult | null {
+  const v = c.objectOrNull(name);
+  if (v === null) return null;
+  const { winner, result, resigned } = v;
+  const kind = RESULT_KINDS.find((k) => k === result) ?? null;
+  if (
+    !(winner === null || winner === undefined || typeof winner === 'string') ||
+    !(result === null || result === undefined || kind !== null) ||
+    !(resigned === null || resigned === undefined || typeof resigned === 'boolean')
+  ) {
+    throw new RowDecodeError(name, 'game result', v);
+  }
+  return { winner: winner ?? null, result: kind, resigned: resigned ?? null };
+}
+
+/** A game's stored action log as the statistics read it (type and by); null for none. */
+function statsActions(c: Columns, name: string): StatsAction[] {
+  const v = c.json(name);
+  if (v === null) return [];
+  if (!Array.isArray(v)) throw new RowDecodeError(name, 'json array', v);
+  return v.map((a: unknown) => {
+    if (typeof a !== 'object' || a === null || !('type' in a) || typeof a.type !== 'string') throw new RowDecodeError(name, 'actions with a type', a);
+    const by = 'by' in a ? a.by : undefined;
+    return { type: a.type, by: typeof by === 'string' ? lower(by) : null };
+  });
+}
+
+/** A game_tables row (`SELECT t.*`). */
+const decodeTable: Decoder<TableEntity> = (r) => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    id: c.text('id'),
+    kind: c.oneOf('kind', TABLE_KINDS),
+    sessionId: c.textOrNull('session_id'),
+    status: c.oneOf('status', ['in-progress', 'finished'] as const),
+    setup: object(c, 'setup'),
+    state: object(c, 'state'),
+    stakeMinor: c.bigintTextOrNull('stake_minor'),
+    nextGameNo: c.int('next_game_no'),
+    currentGameNo: c.intOrNull('current_game_no'),
+    version: c.int('version'),
+    createdAt: c.date('created_at'),
+    updatedAt: c.date('updated_at'),
+  };
+};
+
+function object(c: Columns, name: string): Record<string, unknown> {
+  const v = c.objectOrNull(name);
+  if (v === null) throw new RowDecodeError(name, 'json object', v);
+  return v;
 }
 
 /** A games row (joined to its table) as the statistics read it. */
 export function statsGameRow(r: Row): StatsGameRow {
-  const kind = r.kind as StatsTableKind;
-  const seats = (r.seats as StatsChouetteSeats | null) ?? null;
-  const sides = (r.sides as Sides | null) ?? null;
-  const result = (r.result as { result: ResultKind; resigned?: boolean } | null) ?? null;
+  const c = cols(r);
+  const kind = c.oneOf('kind', TABLE_KINDS);
+  const seats = seatsOrNull(c, 'seats');
+  const sides = sidesOrNull(c, 'sides');
+  const result = resultOrNull(c, 'result');
   return {
-    tableId: r.table_id as string,
-    gameNo: r.game_no as number,
+    tableId: c.text('table_id'),
+    gameNo: c.int('game_no'),
     kind,
     sides: kind !== 'chouette' && sides ? lowerSides(sides) : null,
     seats: kind === 'chouette' && seats ? lowerSeats(seats) : null,
-    cubes: chouetteCubeResults(r, r.actions),
-    winnerSide: (r.winner_side as number | null) ?? null,
-    result: result && result.result ? result : null,
-    actions: ((r.actions as StatsAction[] | null) ?? []).map((a) => ({ type: a.type, by: typeof a.by === 'string' ? lower(a.by) : null })),
+    cubes: chouetteCubeResults(r, c.json('actions')),
+    winnerSide: c.intOrNull('winner_side'),
+    result: result && result.result ? (result.resigned === null ? { result: result.result } : { result: result.result, resigned: result.resigned }) : null,
+    actions: statsActions(c, 'actions'),
   };
 }

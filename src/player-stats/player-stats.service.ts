@@ -21,17 +21,17 @@ export class PlayerStatsService implements PlayerDetails {
   ) {}
 
   get(auth: KeyAuth, id: string): Promise<PlayerDetailDto> {
-    return this.db.read(async (m) => {
-      const p = await this.players.find(m, auth.clubId, id);
+    return this.db.read(async (tx) => {
+      const p = await this.players.find(tx, auth.clubId, id);
       if (!p) throw notFound('Player');
-      const games = await this.stats.finishedGames(m, auth.clubId, p.id);
+      const games = await this.stats.finishedGames(tx, auth.clubId, p.id);
       // A match's winner is what its score says (R3.2 target, R3.6 penalties and forfeit),
       // scored exactly as the match itself is (tables.service matchDto).
-      const matches: StatsMatch[] = (await this.stats.finishedMatches(m, auth.clubId, p.id)).map(({ table, games: finished }) => {
+      const matches: StatsMatch[] = (await this.stats.finishedMatches(tx, auth.clubId, p.id)).map(({ table, games: finished }) => {
         const setup = table.setup as unknown as MatchTableSetup;
         return { sides: lowerSides(setup.sides), winnerSide: scoreOf(setup, finished, penaltiesOf(table)).winnerSide };
       });
-      const sessionNets = await this.stats.sessionNets(m, auth.clubId, p.id);
+      const sessionNets = await this.stats.sessionNets(tx, auth.clubId, p.id);
       return { ...mapPlayer(p), stats: computePlayerStats({ playerId: p.id, games, matches, sessionNets }) };
     });
   }

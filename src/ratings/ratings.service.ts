@@ -1,13 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { EntityManager } from 'typeorm';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
+import { Columns, cols } from '../db/decode';
+import type { Tx } from '../db/tx';
 import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
 
-type Row = Record<string, unknown>;
+/**
+ * A DOUBLE PRECISION column, selected as `col::text`: its shortest exact text, which
+ * Number() reads back into the same double node-postgres would have parsed.
+ */
+function float8(c: Columns, name: string): number {
+  return Number(c.text(name));
+}
 
 /** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines.ts). */
 export interface RatedMatch {
@@ -56,39 +63,52 @@ export class RatingsService {
    * Rates a match that has just finished: every player against the other side's
    * average (R3.7), from the ratings as they are now (rows locked in id order). The
    * changes are returned to be kept in the match's state.
+   *
+   * Reads now (the players' ratings, locked FOR UPDATE), so it comes before any deferred
+   * write of the command; the update of the ratings is itself deferred to the COMMIT.
    */
-  async rate(m: EntityManager, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<AppliedRating[]> {
+  async rate(tx: Tx, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<AppliedRating[]> {
     const setup = t.setup as unknown as RatedMatchSetup;
     const ids = [...setup.sides[0], ...setup.sides[1]];
-    const rows: Row[] = await m.query(`SELECT id, rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids]);
-    const byId = new Map(rows.map((r) => [r.id as string, { rating: Number(r.rating), experience: Number(r.experience) }]));
+    const rows = await tx.rows(`SELECT id, rating::text AS rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids], (r) => {
+      const c = cols(r);
+      return { id: c.text('id'), rating: float8(c, 'rating'), experience: c.int('experience') };
+    });
+    const byId = new Map(rows.map((r) => [r.id, { rating: r.rating, experience: r.experience }]));
     const side = (s: string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
     const outcomes = pairRatingChanges([side(setup.sides[0]), side(setup.sides[1])], winnerSide, setup.target);
     const applied = ids.map((playerId) => ({ playerId, delta: outcomes.get(playerId)!.delta, experience: setup.target }));
-    await this.apply(m, clubId, applied, 1);
+    this.apply(tx, clubId, applied, 1);
     return applied;
   }
 
-  /** Takes back what `rate` did (a void reopened the match). */
-  unrate(m: EntityManager, clubId: string, applied: AppliedRating[]): Promise<void> {
-    return this.apply(m, clubId, applied, -1);
+  /**
+   * Takes back what `rate` did (a void reopened the match). Reads nothing: the update
+   * is deferred to the COMMIT, so it may come after the command's other deferred writes.
+   * (It answers a promise, as callers await it, though nothing is sent before COMMIT.)
+   */
+  unrate(tx: Tx, clubId: string, applied: AppliedRating[]): Promise<void> {
+    this.apply(tx, clubId, applied, -1);
+    return Promise.resolve();
   }
 
-  private async apply(m: EntityManager, clubId: string, applied: AppliedRating[], sign: 1 | -1): Promise<void> {
+  /** Adds (or takes back) the changes: a deferred write, as an increment of the rows' values at COMMIT. */
+  private apply(tx: Tx, clubId: string, applied: AppliedRating[], sign: 1 | -1): void {
     const sorted = [...applied].sort((a, b) => (a.playerId < b.playerId ? -1 : 1));
-    await m.query(
-      `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, version = p.version + 1, updated_at = now()
+    tx.defer({
+      what: 'ratings',
+      text: `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, version = p.version + 1, updated_at = now()
          FROM unnest($2::uuid[], $3::float8[], $4::int[]) AS c (id, delta, experience)
         WHERE p.club_id = $1 AND p.id = c.id`,
-      [clubId, sorted.map((a) => a.playerId), sorted.map((a) => sign * a.delta), sorted.map((a) => sign * a.experience)],
-    );
+      values: [clubId, sorted.map((a) => a.playerId), sorted.map((a) => sign * a.delta), sorted.map((a) => sign * a.experience)],
+    });
   }
 
   /** GET /v1/ratings: best first (rating descending, then id). */
   async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<RatingDto>> {
     const after = decodeCursor(cursor, ['number', 'string']);
-    const rows: Row[] = await this.db.manager.query(
-      `SELECT p.id, p.name, p.rating, p.experience,
+    const rows = await this.db.once.rows(
+      `SELECT p.id, p.name, p.rating::text AS rating, p.experience,
               (SELECT count(*) FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
                 WHERE tp.club_id = p.club_id AND tp.player_id = p.id AND t.kind = 'match' AND t.status = 'finished')::int AS matches
          FROM players p
@@ -96,17 +116,21 @@ export class RatingsService {
         ORDER BY p.rating DESC, p.id
         LIMIT $4`,
       [auth.clubId, (after?.[0] as number) ?? null, (after?.[1] as string) ?? null, limit + 1],
+      (r) => {
+        const c = cols(r);
+        return { id: c.text('id'), name: c.text('name'), rating: float8(c, 'rating'), experience: c.int('experience'), matches: c.int('matches') };
+      },
     );
     return toPage(
       rows,
       limit,
-      (r) => [Number(r.rating), r.id],
+      (r) => [r.rating, r.id],
       (r) => ({
-        playerId: r.id as string,
-        name: r.name as string,
-        rating: roundRating(Number(r.rating)),
-        experience: Number(r.experience),
-        matches: r.matches as number,
+        playerId: r.id,
+        name: r.name,
+        rating: roundRating(r.rating),
+        experience: r.experience,
+        matches: r.matches,
       }),
     );
   }

@@ -9,7 +9,7 @@ import { ApiProblem, ApiRefusals, MONEY_READ_422, MONEY_WRITE_422 } from '../com
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { BalancesDto, BalancesQuery, CreatePaymentDto, LedgerEntryDto, LedgerQuery, PaymentDto, PlayerStatementDto, PlayerStatementQuery, StatementDto } from './settlement.dto';
 import { SettlementService } from './settlement.service';
 import { renderStatementCsv } from './statement-csv';

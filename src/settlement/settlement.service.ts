@@ -6,7 +6,9 @@ import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs/clubs.repository';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { CommandContext, Replayed } from '../common/command';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
@@ -75,6 +77,7 @@ function bound(field: 'from' | 'to', value: string | undefined): Bound | null {
 export class SettlementService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly repo: SettlementRepository,
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
@@ -83,10 +86,10 @@ export class SettlementService {
   async ledger(auth: KeyAuth, sessionId: string, q: LedgerQuery): Promise<Page<LedgerEntryDto>> {
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
-    return this.db.read(async (m) => {
-      const s = await this.sessions.get(m, auth.clubId, sessionId);
+    return this.db.read(async (tx) => {
+      const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const party = q.party === undefined ? undefined : normaliseParty(q.party);
-      const rows = await this.repo.ledger(m, auth.clubId, s.id, { kind: q.kind, party }, (after?.[0] as string) ?? null, limit);
+      const rows = await this.repo.ledger(tx, auth.clubId, s.id, { kind: q.kind, party }, (after?.[0] as string) ?? null, limit);
       return toPage(
         rows,
         limit,
@@ -115,15 +118,15 @@ export class SettlementService {
 
   /** R6.5: the statement, from one snapshot of the session's ledger and payments. */
   statement(auth: KeyAuth, sessionId: string): Promise<Statement> {
-    return this.db.read(async (m) => {
-      const s = await this.sessions.get(m, auth.clubId, sessionId);
-      const club = await this.clubs.find(m, auth.clubId);
+    return this.db.read(async (tx) => {
+      const s = await this.sessions.get(tx, auth.clubId, sessionId);
+      const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
-      const { nets, games, latest } = await this.repo.sessionTotals(m, auth.clubId, s.id);
-      const payments = await this.repo.payments(m, auth.clubId, s.id);
+      const { nets, games, latest } = await this.repo.sessionTotals(tx, auth.clubId, s.id);
+      const payments = await this.repo.payments(tx, auth.clubId, s.id);
       const parties = new Set<string>([...nets.keys(), ...payments.flatMap((p) => [p.fromParty, p.toParty])]);
       parties.delete(HOUSE);
-      const players = (await this.repo.sessionPlayers(m, auth.clubId, s.id, [...parties])).map((p) => ({ ...p, games: games.get(p.playerId) ?? 0 }));
+      const players = (await this.repo.sessionPlayers(tx, auth.clubId, s.id, [...parties])).map((p) => ({ ...p, games: games.get(p.playerId) ?? 0 }));
       let asOf = latest ?? s.createdAt;
       for (const p of payments) if (p.createdAt > asOf) asOf = p.createdAt;
       return buildStatement({
@@ -159,13 +162,13 @@ export class SettlementService {
    * other way (payments, like the ledger, are never changed).
    */
   recordPayment(cmd: CommandContext, auth: KeyAuth, sessionId: string, dto: CreatePaymentDto): Promise<PaymentDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
-      const s = await this.sessions.get(m, auth.clubId, sessionId);
+    return this.commands.run(cmd, 201, async (tx) => {
+      const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const from = normaliseParty(dto.from);
       const to = normaliseParty(dto.to);
       assertPaymentBetweenTwoParties(from, to);
       await assertPlayersInClub(
-        m,
+        tx,
         auth.clubId,
         [from, to].filter((p) => p !== HOUSE),
       );
@@ -180,18 +183,19 @@ export class SettlementService {
         createdBy: auth.keyId,
         createdAt: new Date(),
       };
-      await this.repo.insertPayment(m, p);
+      // Both written with the COMMIT, after every read above.
+      this.repo.insertPayment(tx, p);
       // R6.2: the payment counts towards both parties' gross money (refused past 2^53 − 1).
-      await addToVolumes(m, auth.clubId, s.id, [{ from, to, amountMinor: dto.amountMinor }]);
+      addToVolumes(tx, auth.clubId, s.id, [{ from, to, amountMinor: dto.amountMinor }]);
       return mapPayment(p, s.currency);
     });
   }
 
   async payments(auth: KeyAuth, sessionId: string, limit: number, cursor?: string): Promise<Page<PaymentDto>> {
     const after = decodeCursor(cursor, ['string']);
-    return this.db.read(async (m) => {
-      const s = await this.sessions.get(m, auth.clubId, sessionId);
-      const rows = await this.repo.payments(m, auth.clubId, s.id, (after?.[0] as string) ?? null, limit + 1);
+    return this.db.read(async (tx) => {
+      const s = await this.sessions.get(tx, auth.clubId, sessionId);
+      const rows = await this.repo.payments(tx, auth.clubId, s.id, (after?.[0] as string) ?? null, limit + 1);
       return toPage(
         rows,
         limit,
@@ -203,9 +207,9 @@ export class SettlementService {
 
   /** R6.6: every party's outstanding balance per currency, across sessions; the house as "house". */
   balances(auth: KeyAuth, q: BalancesQuery): Promise<{ items: BalanceDto[] }> {
-    return this.db.read(async (m) => {
+    return this.db.read(async (tx) => {
       const party = q.playerId === undefined ? undefined : normaliseParty(q.playerId);
-      const rows = await this.repo.partySessions(m, auth.clubId, party);
+      const rows = await this.repo.partySessions(tx, auth.clubId, party);
       const acc = new Map<string, { party: string; currency: string; balance: bigint }>();
       for (const r of rows) {
         if (q.currency && r.currency !== q.currency) continue;
@@ -215,7 +219,7 @@ export class SettlementService {
         acc.set(key, a);
       }
       const names = await playerNames(
-        m,
+        tx,
         auth.clubId,
         [...new Set([...acc.values()].map((a) => a.party))].filter((p) => p !== HOUSE),
       );
@@ -236,15 +240,15 @@ export class SettlementService {
   playerStatement(auth: KeyAuth, playerId: string, q: PlayerStatementQuery): Promise<PlayerStatementDto> {
     const from = bound('from', q.from);
     const to = bound('to', q.to);
-    return this.db.read(async (m) => {
-      const names = await playerNames(m, auth.clubId, [playerId]);
+    return this.db.read(async (tx) => {
+      const names = await playerNames(tx, auth.clubId, [playerId]);
       if (!names.has(playerId)) throw notFound('Player');
-      const club = await this.clubs.find(m, auth.clubId);
+      const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
-      const rows = await this.repo.partySessions(m, auth.clubId, playerId);
-      const seated = await this.repo.seatedSessions(m, auth.clubId, playerId);
+      const rows = await this.repo.partySessions(tx, auth.clubId, playerId);
+      const seated = await this.repo.seatedSessions(tx, auth.clubId, playerId);
       const ids = [...new Set([...rows.map((r) => r.sessionId), ...seated])];
-      const sessions = await this.repo.sessions(m, auth.clubId, ids);
+      const sessions = await this.repo.sessions(tx, auth.clubId, ids);
 
       const byId = new Map(rows.map((r) => [r.sessionId, r]));
       type Place = 'before' | 'in' | 'after';
@@ -293,7 +297,7 @@ export class SettlementService {
       const payments: PlayerPaymentDto[] = [];
       for (const sessionId of inRange) {
         if (!byId.get(sessionId)?.paidMinor && !byId.get(sessionId)?.receivedMinor) continue;
-        for (const p of await this.repo.payments(m, auth.clubId, sessionId)) {
+        for (const p of await this.repo.payments(tx, auth.clubId, sessionId)) {
           if (p.fromParty !== playerId && p.toParty !== playerId) continue;
           payments.push({
             id: p.id,
@@ -310,7 +314,7 @@ export class SettlementService {
         }
       }
       const others = await playerNames(
-        m,
+        tx,
         auth.clubId,
         [...new Set(payments.flatMap((p) => [p.from, p.to]))].filter((p) => p !== HOUSE),
       );

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import type { StatsChouetteSeats, StatsGame, StatsTableKind } from '../domain/player-stats';
+import { cols, Row, RowDecodeError } from '../db/decode';
+import type { Reads } from '../db/tx';
+import type { StatsGame, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind } from '../domain/types';
-import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, TABLE_SIDES_SQL } from '../player-stats/player-stats.repository';
+import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, resultOrNull, seatsOrNull, sidesOrNull, TABLE_SIDES_SQL } from '../player-stats/player-stats.repository';
 
-type Row = Record<string, unknown>;
-type Sides = readonly [readonly string[], readonly string[]];
+const TABLE_KINDS: readonly StatsTableKind[] = ['match', 'money', 'chouette'];
+const STATUSES: ReadonlyArray<SessionGameRow['status']> = ['finished', 'voided', 'abandoned'];
 
 /** A game of the session, with what its list, its CSV and the standings need. */
 export interface SessionGameRow extends StatsGame {
@@ -20,26 +21,28 @@ export interface SessionGameRow extends StatsGame {
 }
 
 function mapRow(r: Row): SessionGameRow {
-  const kind = r.kind as StatsTableKind;
-  const sides = (r.sides as Sides | null) ?? null;
-  const seats = (r.seats as StatsChouetteSeats | null) ?? null;
-  const result = (r.result as { winner: string; result: ResultKind; resigned?: boolean } | null) ?? null;
+  const c = cols(r);
+  const kind = c.oneOf('kind', TABLE_KINDS);
+  const sides = sidesOrNull(c, 'sides');
+  const seats = seatsOrNull(c, 'seats');
+  const result = resultOrNull(c, 'result');
+  if (result && result.result && result.winner === null) throw new RowDecodeError('result', 'a finish with its winner', result);
   return {
-    tableId: r.table_id as string,
-    gameNo: r.game_no as number,
+    tableId: c.text('table_id'),
+    gameNo: c.int('game_no'),
     kind,
-    status: r.status as SessionGameRow['status'],
+    status: c.oneOf('status', STATUSES),
     // Ids in lower case, as the database keeps uuids (a scorer may have sent upper case).
     sides: kind !== 'chouette' && sides ? lowerSides(sides) : null,
     seats: kind === 'chouette' && seats ? lowerSeats(seats) : null,
-    cubes: chouetteCubeResults(r, r.chouette_actions),
-    winnerSide: (r.winner_side as number | null) ?? null,
-    result: result && result.result ? { winner: result.winner.toLowerCase(), result: result.result, resigned: result.resigned ?? false } : null,
+    cubes: chouetteCubeResults(r, c.json('chouette_actions')),
+    winnerSide: c.intOrNull('winner_side'),
+    result: result && result.result && result.winner !== null ? { winner: result.winner.toLowerCase(), result: result.result, resigned: result.resigned ?? false } : null,
     actions: [],
-    points: (r.points as number | null) ?? null,
-    voidReason: (r.void_reason as string | null) ?? null,
-    startedAt: r.started_at as Date,
-    endedAt: (r.ended_at as Date | null) ?? null,
+    points: c.intOrNull('points'),
+    voidReason: c.textOrNull('void_reason'),
+    startedAt: c.date('started_at'),
+    endedAt: c.dateOrNull('ended_at'),
   };
 }
 
@@ -54,18 +57,18 @@ export class StandingsRepository {
    * Finished, voided and abandoned games of the session's tables, by table id (tables
    * in creation order) then game number, after the keyset `after`; `limit` rows at most.
    */
-  async sessionGames(
-    m: EntityManager,
+  sessionGames(
+    tx: Reads,
     clubId: string,
     sessionId: string,
     after: { tableId: string; gameNo: number } | null,
     limit: number,
-    statuses: ReadonlyArray<SessionGameRow['status']> = ['finished', 'voided', 'abandoned'],
+    statuses: ReadonlyArray<SessionGameRow['status']> = STATUSES,
   ): Promise<SessionGameRow[]> {
     const params: unknown[] = [clubId, sessionId, statuses];
     let keyset = '';
     if (after) keyset = ` AND (g.table_id, g.game_no) > ($${params.push(after.tableId)}::uuid, $${params.push(after.gameNo)}::int)`;
-    const rows: Row[] = await m.query(
+    return tx.rows(
       `SELECT g.table_id, g.game_no, t.kind, g.status, ${TABLE_SIDES_SQL} AS sides, g.setup->'seatsAtStart' AS seats,
               g.winner_side, g.result, g.points, g.void_reason, g.started_at, g.ended_at,
               CASE WHEN t.kind = 'chouette' THEN g.actions END AS chouette_actions, ${CHOUETTE_REPLAY_SQL}
@@ -74,7 +77,7 @@ export class StandingsRepository {
         ORDER BY g.table_id, g.game_no
         LIMIT $${params.push(limit)}`,
       params,
+      mapRow,
     );
-    return rows.map(mapRow);
   }
 }

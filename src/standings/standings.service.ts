@@ -63,14 +63,14 @@ export class StandingsService {
    * the finished games each played and won, ranked (src/domain/standings.ts).
    */
   standings(auth: KeyAuth, sessionId: string): Promise<StandingsDto> {
-    return this.db.read(async (m) => {
-      const s = await this.sessions.get(m, auth.clubId, sessionId);
-      const { nets } = await this.settlement.sessionTotals(m, auth.clubId, s.id);
-      const payments = await this.settlement.payments(m, auth.clubId, s.id);
+    return this.db.read(async (tx) => {
+      const s = await this.sessions.get(tx, auth.clubId, sessionId);
+      const { nets } = await this.settlement.sessionTotals(tx, auth.clubId, s.id);
+      const payments = await this.settlement.payments(tx, auth.clubId, s.id);
       const parties = new Set<string>([...nets.keys(), ...payments.flatMap((p) => [p.fromParty, p.toParty])]);
       parties.delete(HOUSE);
-      const players = await this.settlement.sessionPlayers(m, auth.clubId, s.id, [...parties]);
-      const counts = gameCounts(await this.repo.sessionGames(m, auth.clubId, s.id, null, ALL, ['finished']));
+      const players = await this.settlement.sessionPlayers(tx, auth.clubId, s.id, [...parties]);
+      const counts = gameCounts(await this.repo.sessionGames(tx, auth.clubId, s.id, null, ALL, ['finished']));
       const items = rankStandings(
         players.map((p) => ({
           playerId: p.playerId,
@@ -91,19 +91,19 @@ export class StandingsService {
       throw new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this API gave out; start again without it.');
     }
     const after = key ? { tableId: key[0] as string, gameNo: key[1] as number } : null;
-    return this.db.read(async (m) => {
-      const s = await this.sessions.get(m, auth.clubId, sessionId);
-      const rows = await this.repo.sessionGames(m, auth.clubId, s.id, after, limit + 1);
+    return this.db.read(async (tx) => {
+      const s = await this.sessions.get(tx, auth.clubId, sessionId);
+      const rows = await this.repo.sessionGames(tx, auth.clubId, s.id, after, limit + 1);
       return toPage(rows, limit, (g) => [g.tableId, g.gameNo], gameDto);
     });
   }
 
   /** Every game of the session, with the players' names, for the CSV (session-games-csv.ts). */
   gamesForCsv(auth: KeyAuth, sessionId: string): Promise<{ sessionId: string; rows: SessionGameCsvRow[] }> {
-    return this.db.read(async (m) => {
-      const s = await this.sessions.get(m, auth.clubId, sessionId);
-      const games = (await this.repo.sessionGames(m, auth.clubId, s.id, null, ALL)).map(gameDto);
-      const names = await playerNames(m, auth.clubId, [...new Set(games.flatMap((g) => g.players))]);
+    return this.db.read(async (tx) => {
+      const s = await this.sessions.get(tx, auth.clubId, sessionId);
+      const games = (await this.repo.sessionGames(tx, auth.clubId, s.id, null, ALL)).map(gameDto);
+      const names = await playerNames(tx, auth.clubId, [...new Set(games.flatMap((g) => g.players))]);
       const named = (ids: string[]) => ids.map((id) => ({ id, name: names.get(id) ?? id }));
       const rows = games.map((g) => ({
         tableKind: g.tableKind,

@@ -5,7 +5,7 @@ import { ApiProblem, ApiRefusals, MATCH_CREATION_REFUSALS } from '../common/open
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { CreateTeamEventDto, TeamEventDto, TeamEventListQuery } from './team-events.dto';
 import { TeamEventsService } from './team-events.service';
 

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
+import { CommandContext, Replayed } from '../common/command';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
+import type { Reads } from '../db/tx';
 import { assertStakeHasSession } from '../domain/session';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger/ledger.repository';
@@ -36,6 +38,7 @@ const latest = (times: Array<Date | string | null>): Date | null => {
 export class TeamEventsService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly events: TeamEventsRepository,
     private readonly tables: TablesRepository,
     private readonly sessions: SessionGate,
@@ -43,13 +46,13 @@ export class TeamEventsService {
 
   /** R3.7 (+ R3.1, R2.8, R3.8, R6.7 for every board, as POST /v1/matches checks them), all in one transaction. */
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateTeamEventDto): Promise<TeamEventDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
+    return this.commands.run(cmd, 201, async (tx) => {
       const sides = teamBoards(dto.teams.map((t) => t.players));
       const setups = sides.map((s) => newMatchSetup({ sides: s, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined }));
       assertStakeHasSession('team event', dto.stakeMinor, dto.sessionId);
       const players = sides.flatMap(([a, b]) => [...a, ...b]);
-      await assertPlayersInClub(m, auth.clubId, players);
-      const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
+      await assertPlayersInClub(tx, auth.clubId, players);
+      const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId ?? null);
       const now = new Date();
       const stake = dto.stakeMinor ?? null;
       const event: TeamEventEntity = {
@@ -63,50 +66,61 @@ export class TeamEventsService {
         createdAt: now,
         version: 1,
       };
-      const boards: Array<{ boardNo: number; matchId: string }> = [];
-      for (const [i, setup] of setups.entries()) {
-        // Built as POST /v1/matches builds a match: no penalties yet, the stake on the match itself (R3.8).
-        const t = newTableRow(auth.clubId, 'match', session?.id ?? null, setup, { penalties: [] }, stake, now);
-        await this.tables.insert(m, t, [...setup.sides[0], ...setup.sides[1]]);
-        boards.push({ boardNo: i + 1, matchId: t.id });
+      // Built as POST /v1/matches builds a match: no penalties yet, the stake on the match itself (R3.8).
+      const tables = setups.map((setup) => ({ setup, row: newTableRow(auth.clubId, 'match', session?.id ?? null, setup, { penalties: [] }, stake, now) }));
+      // The new event's state is that of its new boards (no game played yet), with their
+      // setup and state as a read of them would give them back; taken before the writes,
+      // which may be deferred to the COMMIT.
+      const stored = await this.events.asStored(
+        tx,
+        tables.map(({ row }) => ({ setup: row.setup, state: row.state })),
+      );
+      const boards: BoardRow[] = [];
+      for (const [i, { setup, row }] of tables.entries()) {
+        await this.tables.insert(tx, row, [...setup.sides[0], ...setup.sides[1]]);
+        boards.push({ eventId: event.id, boardNo: i + 1, matchId: row.id, setup: stored[i].setup, state: stored[i].state, version: row.version });
       }
-      await this.events.insert(m, event, boards);
-      return (await this.states(m, auth.clubId, [{ ...event, currency: session?.currency ?? null }]))[0];
+      this.events.insert(
+        tx,
+        event,
+        boards.map((b) => ({ boardNo: b.boardNo, matchId: b.matchId })),
+      );
+      return this.stateOf({ ...event, currency: session?.currency ?? null }, boards, new Map());
     });
   }
 
   get(auth: KeyAuth, id: string): Promise<TeamEventDto> {
-    return this.db.read(async (m) => {
-      const e = await this.events.find(m, auth.clubId, id);
+    return this.db.read(async (tx) => {
+      const e = await this.events.find(tx, auth.clubId, id);
       if (!e) throw notFound('Team event');
-      return (await this.states(m, auth.clubId, [e]))[0];
+      return (await this.states(tx, auth.clubId, [e]))[0];
     });
   }
 
   list(auth: KeyAuth, q: TeamEventListQuery): Promise<Page<TeamEventDto>> {
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
-    return this.db.read(async (m) => {
-      const rows = await this.events.list(m, auth.clubId, { sessionId: q.sessionId }, (after?.[0] as string) ?? null, limit);
+    return this.db.read(async (tx) => {
+      const rows = await this.events.list(tx, auth.clubId, { sessionId: q.sessionId }, (after?.[0] as string) ?? null, limit);
       const page = toPage(
         rows,
         limit,
         (e) => [e.id],
         (e) => e,
       );
-      return { items: await this.states(m, auth.clubId, page.items), nextCursor: page.nextCursor };
+      return { items: await this.states(tx, auth.clubId, page.items), nextCursor: page.nextCursor };
     });
   }
 
   /** The events' states, from their boards' matches (three queries whatever the number of events). */
-  private async states(m: EntityManager, clubId: string, events: TeamEventRow[]): Promise<TeamEventDto[]> {
+  private async states(tx: Reads, clubId: string, events: TeamEventRow[]): Promise<TeamEventDto[]> {
     const boards = await this.events.boards(
-      m,
+      tx,
       clubId,
       events.map((e) => e.id),
     );
     const games = await this.events.finishedGames(
-      m,
+      tx,
       clubId,
       boards.map((b) => b.matchId),
     );
