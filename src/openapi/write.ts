@@ -14,6 +14,8 @@ async function main(): Promise<void> {
     host: '127.0.0.1',
     databaseUrl: 'postgres://offline/offline',
     migrationDatabaseUrl: null,
+    databasePoolMode: 'session',
+    databaseListenUrl: null,
     allowPrivilegedDatabaseRole: false,
     adminToken: 'offline-openapi-generation',
     adminTokenGenerated: false,
