@@ -18,7 +18,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 const log = (line) => process.stderr.write(`[pgbouncer] ${line}\n`);
@@ -124,6 +124,7 @@ async function start(serverUrl) {
   const version = execFileSync(binary, ['--version'], { encoding: 'utf8' }).split('\n')[0];
 
   const dir = mkdtempSync(join(tmpdir(), 'bgclub-pgbouncer-'));
+  starting.dir = dir;
   const logFile = join(dir, 'pgbouncer.log');
   // The auth user's own password (if the server asks for one); every other role is looked up.
   writeFileSync(join(dir, 'userlist.txt'), authPassword ? `${quoted(authUser)} ${quoted(authPassword)}\n` : '', { mode: 0o600 });
@@ -137,6 +138,7 @@ async function start(serverUrl) {
 
     // In the foreground, logging to stderr (kept in the temp dir's pgbouncer.log).
     const proc = spawn(binary, runAs ? ['-u', runAs, ini] : [ini], { stdio: ['ignore', 'ignore', 'pipe'] });
+    starting.proc = proc;
     proc.stderr.on('data', (b) => appendFileSync(logFile, b));
     let exited = null;
     proc.once('exit', (code, signal) => (exited = code ?? signal));
@@ -171,8 +173,20 @@ async function start(serverUrl) {
   }
 }
 
+/** What a signal arriving while PgBouncer starts must clean up. */
+const starting = { proc: null, dir: null };
+const startingStopped = (signal) => {
+  starting.proc?.kill('SIGKILL');
+  if (starting.dir) rmSync(starting.dir, { recursive: true, force: true });
+  process.exit(128 + constants.signals[signal]);
+};
+process.on('SIGINT', startingStopped);
+process.on('SIGTERM', startingStopped);
+
 const { server, command } = parseArgs(process.argv.slice(2));
 const bouncer = await start(server);
+process.off('SIGINT', startingStopped);
+process.off('SIGTERM', startingStopped);
 
 if (command.length === 0) {
   process.stdout.write(`TEST_PGBOUNCER_URL=${bouncer.url}\n`);
@@ -191,7 +205,7 @@ if (command.length === 0) {
       log(`could not run ${command[0]}: ${e.message}`);
       resolve(127);
     });
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    child.once('exit', (code, signal) => resolve(code ?? 128 + (constants.signals[signal] ?? 0)));
   });
   if (status !== 0) log(`the command exited with ${status}; PgBouncer's log ends with:\n${bouncer.logTail()}`);
   await bouncer.stop();
