@@ -40,6 +40,33 @@ export async function cloneDatabase(): Promise<{ name: string; url: string; appU
   return { name, url: u.toString(), appUrl: appUrlFor(u.toString()) };
 }
 
+/** host:port of a postgres URL (5432 when it names none). */
+const serverOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || '5432'}`;
+};
+
+/**
+ * With TEST_PGBOUNCER_URL (a PgBouncer in transaction pooling mode, test/support/pgbouncer.mjs,
+ * in front of this run's server), the environment of an app whose DATABASE_URL is on this
+ * run's server: DATABASE_URL goes through PgBouncer instead (same user, password, database
+ * and parameters), DATABASE_POOL_MODE=transaction, and the direct URL serves LISTEN
+ * (DATABASE_LISTEN_URL) and the migrations the app runs at start (MIGRATION_DATABASE_URL),
+ * unless the test set those itself. Any other environment is answered as it is, and so is
+ * every environment without TEST_PGBOUNCER_URL. The tests' own connections stay direct.
+ */
+export function throughPooler(env: Record<string, string>): Record<string, string> {
+  const pooler = process.env.TEST_PGBOUNCER_URL;
+  const direct = env.DATABASE_URL;
+  const runServer = process.env.TEST_PG_ADMIN_URL;
+  if (!pooler || !direct || !runServer || serverOf(direct) !== serverOf(runServer)) return env;
+  const via = new URL(direct);
+  const p = new URL(pooler);
+  via.hostname = p.hostname;
+  via.port = p.port;
+  return { DATABASE_POOL_MODE: 'transaction', DATABASE_LISTEN_URL: direct, MIGRATION_DATABASE_URL: direct, ...env, DATABASE_URL: via.toString() };
+}
+
 export interface RunningApp {
   url: string;
   proc: ChildProcess;
@@ -47,12 +74,15 @@ export interface RunningApp {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-/** Starts `node dist/src/main.js` and waits until it prints the URL it listens on. */
+/**
+ * Starts `node dist/src/main.js` and waits until it prints the URL it listens on
+ * (through PgBouncer when the run has one: throughPooler).
+ */
 export function startProcess(env: Record<string, string>, timeoutMs = 30000): Promise<RunningApp> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [MAIN], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...throughPooler(env) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
