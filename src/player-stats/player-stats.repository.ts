@@ -6,6 +6,7 @@ import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, Stats
 import type { ResultKind } from '../domain/types';
 import { minorFromDb } from '../ledger/ledger.repository';
 import type { FinishedGameRow } from '../tables/engines';
+import { decodeTable, MatchTableRow } from '../tables/stored-state';
 import { TableEntity, TablePlayerEntity } from '../tables/table.entity';
 
 type Row = Record<string, unknown>;
@@ -34,7 +35,7 @@ export interface StatsGameRow extends StatsGame {
 
 /** A finished match table and its finished games, to be scored (R3.2, R3.6). */
 export interface FinishedMatchRow {
-  table: TableEntity;
+  table: MatchTableRow;
   games: FinishedGameRow[];
 }
 
@@ -86,7 +87,7 @@ export class PlayerStatsRepository {
       list.push({ gameNo: r.game_no as number, winnerSide: r.winner_side as 0 | 1, points: r.points as number });
       games.set(r.table_id as string, list);
     }
-    return tables.map((table) => ({ table, games: games.get(table.id) ?? [] }));
+    return tables.map((table) => ({ table: decodeTable(table, 'match'), games: games.get(table.id) ?? [] }));
   }
 
   /** The player's net in every session he has a running total in, with its currency. */

@@ -9,13 +9,12 @@ import type { SideIndex } from '../domain/types';
 
 type Row = Record<string, unknown>;
 
-/** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines.ts). */
+/** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines/match.ts). */
 export interface RatedMatch {
-  setup: Record<string, unknown>;
-}
-interface RatedMatchSetup {
-  sides: [string[], string[]];
-  target: number;
+  setup: {
+    readonly sides: readonly [readonly string[], readonly string[]];
+    readonly target: number;
+  };
 }
 
 /** What a finished match did to each player's rating, kept on the match so a void can take it back (R7.1). */
@@ -58,11 +57,11 @@ export class RatingsService {
    * changes are returned to be kept in the match's state.
    */
   async rate(m: EntityManager, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<AppliedRating[]> {
-    const setup = t.setup as unknown as RatedMatchSetup;
+    const { setup } = t;
     const ids = [...setup.sides[0], ...setup.sides[1]];
     const rows: Row[] = await m.query(`SELECT id, rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids]);
     const byId = new Map(rows.map((r) => [r.id as string, { rating: Number(r.rating), experience: Number(r.experience) }]));
-    const side = (s: string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
+    const side = (s: readonly string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
     const outcomes = pairRatingChanges([side(setup.sides[0]), side(setup.sides[1])], winnerSide, setup.target);
     const applied = ids.map((playerId) => ({ playerId, delta: outcomes.get(playerId)!.delta, experience: setup.target }));
     await this.apply(m, clubId, applied, 1);

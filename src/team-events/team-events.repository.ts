@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { SideIndex } from '../domain/types';
+import { decodeTableJson, MatchTableRow } from '../tables/stored-state';
 import { StoredTeam, TeamEventEntity } from './team-event.entity';
 
 type Row = Record<string, unknown>;
@@ -15,9 +16,9 @@ export interface BoardRow {
   eventId: string;
   boardNo: number;
   matchId: string;
-  /** The match table's `setup` (a MatchTableSetup) and `state` (its penalties). */
-  setup: Record<string, unknown>;
-  state: Record<string, unknown>;
+  /** The match table's `setup` (sides, length, settings) and `state` (its penalties). */
+  setup: MatchTableRow['setup'];
+  state: MatchTableRow['state'];
   version: number;
 }
 
@@ -88,14 +89,11 @@ export class TeamEventsRepository {
         ORDER BY b.event_id, b.board_no`,
       [clubId, eventIds],
     );
-    return rows.map((r: Row) => ({
-      eventId: r.event_id as string,
-      boardNo: r.board_no as number,
-      matchId: r.match_id as string,
-      setup: r.setup as Record<string, unknown>,
-      state: r.state as Record<string, unknown>,
-      version: r.version as number,
-    }));
+    return rows.map((r: Row) => {
+      const matchId = r.match_id as string;
+      const { setup, state } = decodeTableJson('match', matchId, r.setup, r.state);
+      return { eventId: r.event_id as string, boardNo: r.board_no as number, matchId, setup, state, version: r.version as number };
+    });
   }
 
   /** Finished (not voided, not abandoned) games of these matches, in play order. */
