@@ -212,9 +212,9 @@ export class GamesService {
       const { game } = live;
       assertSomethingToUndo(gameNo, game.actions.length);
       game.actions = game.actions.slice(0, -1);
-      const state = replayed(live);
+      const undone = replayed(live);
       const saved = await this.tables.saveGame(m, game);
-      return this.dto(saved, state, []);
+      return this.dto(saved, undone, []);
     });
   }
 
