@@ -7,6 +7,7 @@ import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, Stats
 import type { ResultKind, SideIndex } from '../domain/types';
 import { minorFromDb } from '../ledger/ledger.repository';
 import type { FinishedGameRow } from '../tables/engines';
+import { decodeTable, MatchTableRow } from '../tables/stored-state';
 import { TableEntity } from '../tables/table.entity';
 
 type Sides = readonly [readonly string[], readonly string[]];
@@ -33,7 +34,7 @@ export interface StatsGameRow extends StatsGame {
 
 /** A finished match table and its finished games, to be scored (R3.2, R3.6). */
 export interface FinishedMatchRow {
-  table: TableEntity;
+  table: MatchTableRow;
   games: FinishedGameRow[];
 }
 
@@ -70,7 +71,7 @@ export class PlayerStatsRepository {
         WHERE t.club_id = $1 AND tp.player_id = $2 AND t.kind = 'match' AND t.status = 'finished'
         ORDER BY t.id`,
       [clubId, playerId],
-      decodeTable,
+      decodeTableRow,
     );
     if (tables.length === 0) return [];
     const rows = await tx.rows(
@@ -89,7 +90,7 @@ export class PlayerStatsRepository {
       list.push(game);
       games.set(tableId, list);
     }
-    return tables.map((table) => ({ table, games: games.get(table.id) ?? [] }));
+    return tables.map((table) => ({ table: decodeTable(table, 'match'), games: games.get(table.id) ?? [] }));
   }
 
   /** The player's net in every session he has a running total in, with its currency. */
@@ -203,7 +204,7 @@ function statsActions(c: Columns, name: string): StatsAction[] {
 }
 
 /** A game_tables row (`SELECT t.*`). */
-const decodeTable: Decoder<TableEntity> = (r) => {
+const decodeTableRow: Decoder<TableEntity> = (r) => {
   const c = cols(r);
   return {
     clubId: c.text('club_id'),

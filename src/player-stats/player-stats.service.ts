@@ -3,8 +3,7 @@ import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { Db } from '../db/db.service';
 import { computePlayerStats, StatsMatch } from '../domain/player-stats';
-import { MatchTableSetup, scoreOf } from '../tables/engines';
-import { penaltiesOf } from '../tables/games.service';
+import { penaltiesOf, scoreOf } from '../tables/engines';
 import { PlayerDetails } from '../players/player-details';
 import { PlayerDetailDto } from '../players/player-stats.dto';
 import { PlayersRepository } from '../players/players.repository';
@@ -28,8 +27,7 @@ export class PlayerStatsService implements PlayerDetails {
       // A match's winner is what its score says (R3.2 target, R3.6 penalties and forfeit),
       // scored exactly as the match itself is (tables.service matchDto).
       const matches: StatsMatch[] = (await this.stats.finishedMatches(tx, auth.clubId, p.id)).map(({ table, games: finished }) => {
-        const setup = table.setup as unknown as MatchTableSetup;
-        return { sides: lowerSides(setup.sides), winnerSide: scoreOf(setup, finished, penaltiesOf(table)).winnerSide };
+        return { sides: lowerSides(table.setup.sides), winnerSide: scoreOf(table.setup, finished, penaltiesOf(table)).winnerSide };
       });
       const sessionNets = await this.stats.sessionNets(tx, auth.clubId, p.id);
       return { ...mapPlayer(p), stats: computePlayerStats({ playerId: p.id, games, matches, sessionNets }) };

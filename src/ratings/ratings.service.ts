@@ -16,13 +16,12 @@ function float8(c: Columns, name: string): number {
   return Number(c.text(name));
 }
 
-/** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines.ts). */
+/** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines/match.ts). */
 export interface RatedMatch {
-  setup: Record<string, unknown>;
-}
-interface RatedMatchSetup {
-  sides: [string[], string[]];
-  target: number;
+  setup: {
+    readonly sides: readonly [readonly string[], readonly string[]];
+    readonly target: number;
+  };
 }
 
 /** What a finished match did to each player's rating, kept on the match so a void can take it back (R7.1). */
@@ -68,14 +67,14 @@ export class RatingsService {
    * write of the command; the update of the ratings is itself deferred to the COMMIT.
    */
   async rate(tx: Tx, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<AppliedRating[]> {
-    const setup = t.setup as unknown as RatedMatchSetup;
+    const { setup } = t;
     const ids = [...setup.sides[0], ...setup.sides[1]];
     const rows = await tx.rows(`SELECT id, rating::text AS rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids], (r) => {
       const c = cols(r);
       return { id: c.text('id'), rating: float8(c, 'rating'), experience: c.int('experience') };
     });
     const byId = new Map(rows.map((r) => [r.id, { rating: r.rating, experience: r.experience }]));
-    const side = (s: string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
+    const side = (s: readonly string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
     const outcomes = pairRatingChanges([side(setup.sides[0]), side(setup.sides[1])], winnerSide, setup.target);
     const applied = ids.map((playerId) => ({ playerId, delta: outcomes.get(playerId)!.delta, experience: setup.target }));
     this.apply(tx, clubId, applied, 1);

@@ -10,10 +10,11 @@ import { assertChouetteBetweenGames } from '../domain/table-commands';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
-import { ChouetteTableSetup, ChouetteTableState, chouetteSeatsShown, newChouette, StoredChouetteGame } from './engines';
+import { chouetteSeatsShown, newChouette } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { gameSummary } from './tables.service';
-import { newTableRow, TableEntity } from './table.entity';
+import { newTableRow } from './table.entity';
+import { ChouetteTableRow, decodeGame } from './stored-state';
 import { TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 
@@ -32,7 +33,8 @@ export class ChouettesService {
       const { setup, state } = newChouette(
         {
           stakeMinor: dto.stakeMinor,
-          seating: { ...dto.seating } as unknown as ChouetteSeating,
+          // The domain checks the seating's shape: exactly one way of seating (R5.1, INVALID_SEATING).
+          seating: { ...dto.seating } as ChouetteSeating,
           stakes: dto.stakes?.map((s) => ({ playerId: s.playerId, stakeMinor: s.stakeMinor })),
           rules: dto.rules as Record<string, unknown> | undefined,
         },
@@ -53,8 +55,7 @@ export class ChouettesService {
       const t = await this.betweenGames(m, auth, id, 'join');
       const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
       await assertPlayersInClub(m, auth.clubId, [dto.playerId]);
-      const state = t.state as unknown as ChouetteTableState;
-      t.state = { ...t.state, seats: joinChouette(state.seats, dto.playerId) };
+      t.state = { ...t.state, seats: joinChouette(t.state.seats, dto.playerId) };
       await this.tables.addPlayer(m, auth.clubId, t.id, dto.playerId);
       const saved = await this.tables.save(m, t);
       return this.dto(m, saved, session);
@@ -66,15 +67,13 @@ export class ChouettesService {
     return this.db.command(cmd, 200, async (m) => {
       const t = await this.betweenGames(m, auth, id, 'leave');
       const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
-      const setup = t.setup as unknown as ChouetteTableSetup;
-      const state = t.state as unknown as ChouetteTableState;
-      t.state = { ...t.state, seats: leaveChouette(state.seats, playerId, setup.rules) };
+      t.state = { ...t.state, seats: leaveChouette(t.state.seats, playerId, t.setup.rules) };
       const saved = await this.tables.save(m, t);
       return this.dto(m, saved, session);
     });
   }
 
-  private async betweenGames(m: EntityManager, auth: KeyAuth, id: string, what: 'join' | 'leave'): Promise<TableEntity> {
+  private async betweenGames(m: EntityManager, auth: KeyAuth, id: string, what: 'join' | 'leave'): Promise<ChouetteTableRow> {
     const t = await this.tables.lock(m, auth.clubId, 'chouette', id);
     if (!t) throw notFound('Chouette');
     assertChouetteBetweenGames(t, what);
@@ -102,11 +101,11 @@ export class ChouettesService {
     return { items: await Promise.all(page.items.map((t) => this.dto(m, t, null))), nextCursor: page.nextCursor };
   }
 
-  async dto(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<ChouetteDto> {
-    const setup = t.setup as unknown as ChouetteTableSetup;
+  async dto(m: EntityManager, t: ChouetteTableRow, session: SessionEntity | null): Promise<ChouetteDto> {
+    const { setup } = t;
     const games = await this.tables.games(m, t.clubId, t.id);
     const current = t.currentGameNo === null ? undefined : games.find((g) => g.gameNo === t.currentGameNo);
-    const seats = chouetteSeatsShown(t.state as unknown as ChouetteTableState, current ? (current.setup as unknown as StoredChouetteGame) : null);
+    const seats = chouetteSeatsShown(t.state, current ? decodeGame(current, t.kind).setup : null);
     const nets = await this.ledger.tableNets(m, t.clubId, t.id);
     const seated = seatedPlayers(seats);
     const everyone = [...seated, ...(await this.tables.tablePlayers(m, t.clubId, t.id)).filter((p) => !seated.includes(p))];

@@ -8,39 +8,32 @@ import { checkVersion } from '../common/request';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { inBatch } from '../domain/errors';
 import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
-import type { GameAction, GameState } from '../domain/game';
+import type { GameAction } from '../domain/game';
 import type { SideIndex } from '../domain/types';
 import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
 import { LedgerRepository, minorFromDb, NewEntry } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
 import {
-  AnyGameState,
-  ChouetteTableSetup,
-  ChouetteTableState,
   chouettePostings,
   chouetteSeatsAfter,
   chouetteSeatsAfterVoid,
   chouetteWinnerSide,
   engineFor,
-  gamePlayers,
-  MatchTableSetup,
   matchStakePostings,
   moneyPostings,
-  nextMatchGame,
   nextChouetteGame,
+  nextMatchGame,
   nextMoneyGame,
+  penaltiesOf,
   Posting,
+  ratingsOf,
   scoreOf,
-  StoredChouetteGame,
-  StoredPenalty,
 } from './engines';
-import type { ChouetteGameState } from '../domain/chouette';
 import { SessionGate } from './table-context';
-import { AppliedRating, RatingsService } from '../ratings/ratings.service';
-import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
+import { RatingsService } from '../ratings/ratings.service';
+import { decodeGame, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
-import type { MoneyTable } from '../domain/money-game';
 
 type IfMatch = number | '*' | undefined;
 
@@ -65,6 +58,82 @@ function stored(a: ActionDto, seq: number, at: Date): StoredAction {
   return s;
 }
 
+// The shapes below hold a table with what goes with it, all of one kind: narrowing one by
+// `kind` types its table's setup and state, its game's setup and the game's state alike.
+// Each is built by a function generic over the kind, which takes its pieces typed by the
+// same kind (the repository read them for that kind and checked them against it).
+
+/** The locked table, its session and (asked by number) its game. */
+type Locked<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; session: SessionEntity | null; game: StoredGame<P> | null } }[K];
+
+/** A table and one of its games. */
+type TableGame<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; game: StoredGame<P> } }[K];
+
+/** A table and the setup of its next game. */
+type NextGame<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; setup: GameSetups[P] } }[K];
+
+/** A table, one of its games and the game's state. */
+type Played<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; game: StoredGame<P>; state: GameStates[P] } }[K];
+
+/** A game's state, for the answer. */
+type KindState<K extends TableKind = TableKind> = { [P in K]: { kind: P; state: GameStates[P] } }[K];
+
+/** The locked table with its game (404 without one). */
+function withGame<K extends TableKind>(locked: Locked<K>): TableGame<K> {
+  const { kind, t, game } = locked;
+  if (!game) throw notFound('Game');
+  return { kind, t, game };
+}
+
+/** A game's state, its action log replayed. */
+function stateOf<K extends TableKind>(kind: K, game: StoredGame<K>): KindState<K> {
+  return { kind, state: engineFor(kind).replay(game.setup, game.actions.map(toDomainAction), game.automaticDoubles) };
+}
+
+/** A table's game replayed. */
+function replayed<K extends TableKind>(tg: TableGame<K>): Played<K> {
+  const { kind, t, game } = tg;
+  return { kind, t, game, state: stateOf(kind, game).state };
+}
+
+/** One more action applied to a game. */
+function applied<K extends TableKind>(p: Played<K>, action: GameAction): Played<K> {
+  const { kind, t, game, state } = p;
+  return { kind, t, game, state: engineFor(kind).apply(game.setup, state, action) };
+}
+
+/** The table's next game, started with the actions sent with it (all or nothing). */
+function started<K extends TableKind>(next: NextGame<K>, clubId: string, dto: StartGameDto, now: Date): Played<K> {
+  const { kind, t, setup } = next;
+  const engine = engineFor(kind);
+  let state = engine.start(setup, dto.automaticDoubles ?? 0);
+  const actions: StoredAction[] = [];
+  (dto.actions ?? []).forEach((a, i) => {
+    state = inBatch(i, () => engine.apply(setup, state, toDomainAction(a)));
+    actions.push(stored(a, i + 1, now));
+  });
+  const game: StoredGame<K> = {
+    clubId,
+    tableId: t.id,
+    gameNo: t.nextGameNo,
+    status: 'in-progress',
+    automaticDoubles: dto.automaticDoubles ?? 0,
+    setup,
+    actions,
+    result: null,
+    points: null,
+    winnerSide: null,
+    startedAt: now,
+    endedAt: null,
+    voidedAt: null,
+    voidReason: null,
+    voidedBy: null,
+    version: 1,
+    players: engine.players(t.setup, setup),
+  };
+  return { kind, t, game, state };
+}
+
 /**
  * Games on every table (R6.8 one at a time, R6.3 void, abandon): one transaction per
  * command with the table's row locked, so two scorers on one game cannot both win.
@@ -80,21 +149,21 @@ export class GamesService {
   ) {}
 
   /** The table locked, its session share-locked and (with a number) the game, in one round trip. */
-  private async locked(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string, gameNo: number | null) {
+  private async locked<K extends TableKind>(m: EntityManager, auth: KeyAuth, kind: K, id: string, gameNo: number | null): Promise<Locked<K>> {
     const found = await this.tables.lockForCommand(m, auth.clubId, kind, id, gameNo);
     if (!found) throw notFound(TABLE_NAMES[kind]);
-    return found;
+    return { kind, ...found };
   }
 
   /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2). */
-  private async nextSetup(m: EntityManager, t: TableEntity): Promise<unknown> {
+  private async nextGame(m: EntityManager, t: StoredTable): Promise<NextGame> {
     if (t.kind === 'match') {
       const finished = await this.tables.finishedGames(m, t.clubId, t.id);
-      const score = scoreOf(t.setup as unknown as MatchTableSetup, finished, penaltiesOf(t));
-      return nextMatchGame(t.setup as unknown as MatchTableSetup, score);
+      const score = scoreOf(t.setup, finished, penaltiesOf(t));
+      return { kind: t.kind, t, setup: nextMatchGame(t.setup, score) };
     }
-    if (t.kind === 'money') return nextMoneyGame(t.setup as unknown as MoneyTable);
-    return nextChouetteGame(t.setup as unknown as ChouetteTableSetup, t.state as unknown as ChouetteTableState);
+    if (t.kind === 'money') return { kind: t.kind, t, setup: nextMoneyGame(t.setup) };
+    return { kind: t.kind, t, setup: nextChouetteGame(t.setup, t.state) };
   }
 
   start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
@@ -103,93 +172,72 @@ export class GamesService {
       checkVersion(ifMatch, t.version);
       const session = this.sessions.check(t.sessionId, s);
       assertNoGameInProgress(t);
-      const setup = await this.nextSetup(m, t);
+      const next = await this.nextGame(m, t);
       const now = new Date();
-      const engine = engineFor(t.kind);
-      let state = engine.start(setup, dto.automaticDoubles ?? 0);
-      const actions: StoredAction[] = [];
-      (dto.actions ?? []).forEach((a, i) => {
-        state = inBatch(i, () => engine.apply(setup, state, toDomainAction(a)));
-        actions.push(stored(a, i + 1, now));
-      });
-      const game: GameEntity = {
-        clubId: auth.clubId,
-        tableId: t.id,
-        gameNo: t.nextGameNo,
-        status: 'in-progress',
-        automaticDoubles: dto.automaticDoubles ?? 0,
-        setup: setup as Record<string, unknown>,
-        actions,
-        result: null,
-        points: null,
-        winnerSide: null,
-        startedAt: now,
-        endedAt: null,
-        voidedAt: null,
-        voidReason: null,
-        voidedBy: null,
-        version: 1,
-        players: gamePlayers(t.kind, t.setup, setup),
-      };
+      const played = started(next, auth.clubId, dto, now);
       t.nextGameNo += 1;
       let posted: LedgerEntryEntity[] = [];
-      if (state.status === 'finished') {
-        posted = await this.finish(m, t, game, state, session, now);
+      if (played.state.status === 'finished') {
+        posted = await this.finish(m, played, session, now);
       } else {
-        t.currentGameNo = game.gameNo;
+        t.currentGameNo = played.game.gameNo;
       }
-      await this.tables.insertGame(m, game);
+      await this.tables.insertGame(m, played.game);
       await this.tables.save(m, t);
-      return this.dto(game, state, posted, t.kind);
+      return this.dto(played.game, played, posted);
     });
   }
 
   act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 200, async (m) => {
-      const { t, game, setup, state, session } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
-      const next = engineFor(t.kind).apply(setup, state, toDomainAction(dto));
+      const { live, session } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
+      const next = applied(live, toDomainAction(dto));
+      const { t, game } = next;
       const now = new Date();
       game.actions = [...game.actions, stored(dto, game.actions.length + 1, now)];
       let posted: LedgerEntryEntity[] = [];
-      if (next.status === 'finished') {
-        posted = await this.finish(m, t, game, next, session, now);
+      if (next.state.status === 'finished') {
+        posted = await this.finish(m, next, session, now);
         t.currentGameNo = null;
         await this.tables.save(m, t);
       }
       const saved = await this.tables.saveGame(m, game);
-      return this.dto(saved, next, posted, t.kind);
+      return this.dto(saved, next, posted);
     });
   }
 
   undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 200, async (m) => {
-      const { game, setup } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
+      const { live } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
+      const { game } = live;
       assertSomethingToUndo(gameNo, game.actions.length);
       game.actions = game.actions.slice(0, -1);
-      const state = engineFor(kind).replay(setup, game.actions.map(toDomainAction), game.automaticDoubles);
+      const undone = replayed(live);
       const saved = await this.tables.saveGame(m, game);
-      return this.dto(saved, state, [], kind);
+      return this.dto(saved, undone, []);
     });
   }
 
   abandon(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 200, async (m) => {
-      const { t, game, state } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch, false);
+      const { live } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch, false);
+      const { t, game } = live;
       game.status = 'abandoned';
       game.endedAt = new Date();
       t.currentGameNo = null;
       await this.tables.save(m, t);
       const saved = await this.tables.saveGame(m, game);
-      return this.dto(saved, state, [], kind);
+      return this.dto(saved, live, []);
     });
   }
 
   /** R6.3: reversing entries for the latest finished game; scores and seats come back. */
   void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto | Replayed> {
     return this.db.command(cmd, 200, async (m) => {
-      const { t, session: s, game } = await this.locked(m, auth, kind, id, gameNo);
-      const session = this.sessions.check(t.sessionId, s);
-      if (!game) throw notFound('Game');
+      const locked = await this.locked(m, auth, kind, id, gameNo);
+      const session = this.sessions.check(locked.t.sessionId, locked.session);
+      const tg = withGame(locked);
+      const { t, game } = tg;
       checkVersion(ifMatch, game.version);
       assertVoidable(t, gameNo, game.status);
       assertLatestFinishedGame(gameNo, await this.tables.latestFinishedGameNo(m, auth.clubId, t.id));
@@ -201,26 +249,24 @@ export class GamesService {
       game.voidedAt = now;
       game.voidReason = dto.reason;
       game.voidedBy = auth.keyId;
-      if (t.kind === 'match') {
-        const finished = (await this.tables.finishedGames(m, auth.clubId, t.id)).filter((g) => g.gameNo !== gameNo);
-        const score = scoreOf(t.setup as unknown as MatchTableSetup, finished, penaltiesOf(t));
-        if (t.status === 'finished' && score.status !== 'finished') {
+      if (tg.kind === 'match') {
+        const match = tg.t;
+        const finished = (await this.tables.finishedGames(m, auth.clubId, match.id)).filter((g) => g.gameNo !== gameNo);
+        const score = scoreOf(match.setup, finished, penaltiesOf(match));
+        if (match.status === 'finished' && score.status !== 'finished') {
           // R7.1: the match is open again, so its rating change is taken back.
-          await this.ratings.unrate(m, auth.clubId, ratingsOf(t));
-          t.state = { ...t.state, ratings: [] };
+          await this.ratings.unrate(m, auth.clubId, ratingsOf(match));
+          match.state = { ...match.state, ratings: [] };
         }
-        t.status = score.status;
-      } else if (t.kind === 'chouette') {
+        match.status = score.status;
+      } else if (tg.kind === 'chouette') {
         // R6.3: seats and partner as before the game; who joined or left since stays joined or gone.
-        const table = t.setup as unknown as ChouetteTableSetup;
-        const now = (t.state as unknown as ChouetteTableState).seats;
-        const before = (game.setup as unknown as StoredChouetteGame).seatsBefore;
-        t.state = { ...t.state, seats: chouetteSeatsAfterVoid(before, now, table.rules) };
+        const chouette = tg.t;
+        chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
       }
       await this.tables.save(m, t);
       const saved = await this.tables.saveGame(m, game);
-      const state = engineFor(kind).replay(game.setup, game.actions.map(toDomainAction), game.automaticDoubles);
-      return this.dto(saved, state, [...original, ...posted], kind);
+      return this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
     });
   }
 
@@ -230,8 +276,8 @@ export class GamesService {
     if (!t) throw notFound(TABLE_NAMES[kind]);
     const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
     if (!game) throw notFound('Game');
-    const state = engineFor(kind).replay(game.setup, game.actions.map(toDomainAction), game.automaticDoubles);
-    return this.dto(game, state, await this.ledger.forGame(m, auth.clubId, t.id, gameNo), kind);
+    const state = stateOf(kind, decodeGame(game, kind));
+    return this.dto(game, state, await this.ledger.forGame(m, auth.clubId, t.id, gameNo));
   }
 
   async list(auth: KeyAuth, kind: TableKind, id: string, limit: number, cursor?: string): Promise<Page<GameDto>> {
@@ -249,71 +295,64 @@ export class GamesService {
       (g) =>
         this.dto(
           g,
-          engineFor(kind).replay(g.setup, g.actions.map(toDomainAction), g.automaticDoubles),
+          stateOf(kind, decodeGame(g, kind)),
           entries.filter((e) => e.gameNo === g.gameNo),
-          kind,
         ),
     );
   }
 
   /** The locked table and its game in progress, replayed. */
   private async liveGame(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, needSession = true) {
-    const { t, session: s, game } = await this.locked(m, auth, kind, id, gameNo);
-    if (!game) throw notFound('Game');
-    checkVersion(ifMatch, game.version);
-    assertGameInProgress(gameNo, game.status);
-    const session = needSession ? this.sessions.check(t.sessionId, s) : null;
-    const setup: unknown = game.setup;
-    const state = engineFor(kind).replay(setup, game.actions.map(toDomainAction), game.automaticDoubles);
-    return { t, game, setup, state, session };
+    const locked = await this.locked(m, auth, kind, id, gameNo);
+    const tg = withGame(locked);
+    checkVersion(ifMatch, tg.game.version);
+    assertGameInProgress(gameNo, tg.game.status);
+    const session = needSession ? this.sessions.check(tg.t.sessionId, locked.session) : null;
+    return { live: replayed(tg), session };
   }
 
   /** A game has just finished: record its result, post its money (R4.2, R3.8, R6.4), end the match if it does. */
-  private async finish(m: EntityManager, t: TableEntity, game: GameEntity, anyState: AnyGameState, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
+  private async finish(m: EntityManager, played: Played, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
+    const { t, game } = played;
     game.status = 'finished';
     game.endedAt = now;
-    game.result = anyState.result ? { ...anyState.result } : null;
+    game.result = played.state.result ? { ...played.state.result } : null;
     let postings: Posting[] = [];
-    if (t.kind === 'chouette') {
-      const state = anyState as ChouetteGameState;
-      const table = t.setup as unknown as ChouetteTableSetup;
-      const stored = game.setup as unknown as StoredChouetteGame;
+    if (played.kind === 'chouette') {
+      const { t: table, game: chouetteGame, state } = played;
       game.points = null;
       game.winnerSide = chouetteWinnerSide(state);
-      postings = chouettePostings(table, stored, state, session?.rakeBp ?? 0);
+      postings = chouettePostings(table.setup, chouetteGame.setup, state, session?.rakeBp ?? 0);
       // R5.7/R5.9: rotate from the seats the game was played with.
-      t.state = { ...t.state, seats: chouetteSeatsAfter(stored, state, table.rules) };
+      table.state = { ...table.state, seats: chouetteSeatsAfter(chouetteGame.setup, state, table.setup.rules) };
     } else {
-      game.points = (anyState as GameState).points;
-      game.winnerSide = (anyState as GameState).winnerSide;
+      game.points = played.state.points;
+      game.winnerSide = played.state.winnerSide;
     }
-    const state = anyState as GameState;
-    if (t.kind === 'money') {
-      const table = t.setup as unknown as MoneyTable;
-      postings = moneyPostings(state, table.stakeMinor, session?.rakeBp ?? 0);
-    } else if (t.kind === 'match') {
-      const setup = t.setup as unknown as MatchTableSetup;
+    if (played.kind === 'money') {
+      postings = moneyPostings(played.state, played.t.setup.stakeMinor, session?.rakeBp ?? 0);
+    } else if (played.kind === 'match') {
+      const { t: match, state } = played;
       const finished = await this.tables.finishedGames(m, t.clubId, t.id);
       const history = [...finished.filter((g) => g.gameNo !== game.gameNo), { gameNo: game.gameNo, winnerSide: state.winnerSide as SideIndex, points: state.points as number }];
-      const score = scoreOf(setup, history, penaltiesOf(t));
+      const score = scoreOf(match.setup, history, penaltiesOf(match));
       if (score.status === 'finished' && score.winnerSide !== null) {
-        t.status = 'finished';
-        postings = matchStakePostings(setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
+        match.status = 'finished';
+        postings = matchStakePostings(match.setup, score.winnerSide, match.stakeMinor === null ? null : minorFromDb(match.stakeMinor));
         // R7.1: the finished match rates its players; kept on the match for a void.
-        t.state = { ...t.state, ratings: await this.ratings.rate(m, t.clubId, t, score.winnerSide) };
+        match.state = { ...match.state, ratings: await this.ratings.rate(m, match.clubId, match, score.winnerSide) };
       }
     }
     if (!session) return [];
     return this.ledger.post(m, t.clubId, session.id, t.id, game.gameNo, postings, now, { players: game.players, delta: 1 });
   }
 
-  dto(g: GameEntity, anyState: AnyGameState, entries: LedgerEntryEntity[], kind: TableKind): GameDto {
-    const chouette = kind === 'chouette';
-    const state = anyState as GameState;
+  dto(g: StoredGame, played: KindState, entries: LedgerEntryEntity[]): GameDto {
+    const { state } = played;
     return {
       gameNo: g.gameNo,
       status: g.status,
-      crawford: chouette ? false : state.crawford,
+      crawford: played.kind === 'chouette' ? false : played.state.crawford,
       automaticDoubles: g.automaticDoubles,
       cubes: state.cubes.map((c) => ({
         member: c.member,
@@ -324,8 +363,8 @@ export class GamesService {
       })),
       actions: g.actions.map((a) => ({ ...a, cube: a.cube ?? null })),
       result: g.status === 'in-progress' ? null : state.result ? { ...state.result } : null,
-      points: chouette ? null : state.points,
-      winnerSide: chouette ? chouetteWinnerSide(anyState as ChouetteGameState) : (state.winnerSide ?? null),
+      points: played.kind === 'chouette' ? null : played.state.points,
+      winnerSide: played.kind === 'chouette' ? chouetteWinnerSide(played.state) : (played.state.winnerSide ?? null),
       payouts: entries.map((e) => ({ from: e.fromParty, to: e.toParty, amountMinor: minorFromDb(e.amountMinor), kind: e.kind })),
       startedAt: g.startedAt.toISOString(),
       endedAt: isoOrNull(g.endedAt),
@@ -333,13 +372,4 @@ export class GamesService {
       version: g.version,
     };
   }
-}
-
-export function penaltiesOf(t: TableEntity): StoredPenalty[] {
-  return (t.state as { penalties?: StoredPenalty[] }).penalties ?? [];
-}
-
-/** The rating changes a finished match applied (R7.1), to be taken back by a void. */
-export function ratingsOf(t: TableEntity): AppliedRating[] {
-  return (t.state as { ratings?: AppliedRating[] }).ratings ?? [];
 }

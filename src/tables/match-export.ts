@@ -1,7 +1,7 @@
 import type { MatGame, MatGameAction, MatMatch } from '../domain/mat-export';
 import type { SideIndex } from '../domain/types';
 import { MatchTableSetup, scoreOf, StoredPenalty } from './engines';
-import type { GameEntity, StoredAction } from './table.entity';
+import { isCrawfordGame, StoredAction, StoredGame } from './stored-state';
 
 /**
  * The cube lines of one game for the .mat record: who offered, answered, beavered,
@@ -36,7 +36,7 @@ export function matActions(actions: StoredAction[], sideOf: (playerId: string) =
  * with the score before it (penalties between games included, R3.6), whether it is
  * the Crawford game (R3.4), its cube lines and its result.
  */
-export function matMatch(setup: MatchTableSetup, games: GameEntity[], penalties: StoredPenalty[], names: [string, string], date: string): MatMatch {
+export function matMatch(setup: MatchTableSetup, games: StoredGame[], penalties: StoredPenalty[], names: [string, string], date: string): MatMatch {
   const finished = games.filter((g) => g.status === 'finished');
   const history = finished.map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as SideIndex, points: g.points as number }));
   const sideOf = (playerId: string): SideIndex => (setup.sides[0].includes(playerId) ? 0 : 1);
@@ -47,7 +47,7 @@ export function matMatch(setup: MatchTableSetup, games: GameEntity[], penalties:
     return {
       gameNo: g.gameNo,
       scoreBefore: [scoreBefore[0], scoreBefore[1]],
-      crawford: (g.setup as { doubling?: string }).doubling === 'crawford',
+      crawford: isCrawfordGame(g),
       actions: matActions(g.actions, sideOf),
       winnerSide: g.winnerSide as SideIndex,
       points: g.points as number,

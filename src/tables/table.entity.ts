@@ -1,9 +1,13 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { uuid7 } from '../common/uuid';
+import type { StoredAction, TableKind, TableRow, TableSetups, TableStates } from './stored-state';
 
-export type TableKind = 'match' | 'money' | 'chouette';
+export type { StoredAction, TableKind } from './stored-state';
 
-/** A match, money game or chouette: its fixed setup and its mutable state. */
+/**
+ * A match, money game or chouette: its fixed setup and its mutable state. The columns as
+ * TypeORM maps them; the service works on rows typed by kind (StoredTable, stored-state.ts).
+ */
 @Entity({ name: 'game_tables' })
 export class TableEntity {
   @PrimaryColumn({ name: 'club_id', type: 'uuid' })
@@ -58,7 +62,7 @@ export class TablePlayerEntity {
   playerId: string;
 }
 
-/** One game of a table: its setup snapshot and its action log. */
+/** One game of a table: its setup snapshot and its action log (the service works on StoredGame, stored-state.ts). */
 @Entity({ name: 'games' })
 export class GameEntity {
   @PrimaryColumn({ name: 'club_id', type: 'uuid' })
@@ -115,29 +119,24 @@ export class GameEntity {
   players: string[];
 }
 
-/** An action as recorded: what the scorer sent, its sequence number and time. */
-export interface StoredAction {
-  seq: number;
-  type: 'double' | 'take' | 'pass' | 'beaver' | 'raccoon' | 'finish';
-  by?: string;
-  cube?: string | null;
-  cubes?: string[];
-  winner?: string;
-  result?: 'single' | 'gammon' | 'backgammon';
-  resigned?: boolean;
-  at: string;
-}
-
 /** A new table row: no game played yet, version 1 (matches, money games, chouettes, team-event boards). */
-export function newTableRow(clubId: string, kind: TableKind, sessionId: string | null, setup: unknown, state: unknown, stakeMinor: number | null, now: Date = new Date()): TableEntity {
+export function newTableRow<K extends TableKind>(
+  clubId: string,
+  kind: K,
+  sessionId: string | null,
+  setup: TableSetups[K],
+  state: TableStates[K],
+  stakeMinor: number | null,
+  now: Date = new Date(),
+): TableRow<K> {
   return {
     clubId,
     id: uuid7(),
     kind,
     sessionId,
     status: 'in-progress',
-    setup: setup as Record<string, unknown>,
-    state: state as Record<string, unknown>,
+    setup,
+    state,
     stakeMinor: stakeMinor === null ? null : String(stakeMinor),
     nextGameNo: 1,
     currentGameNo: null,

@@ -4,18 +4,19 @@ import { defer } from '../db/write-batch';
 import { prepared } from '../db/prepared';
 import { SessionEntity } from '../sessions/session.entity';
 import type { SessionTables } from '../sessions/session-tables';
-import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
+import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 
 type Row = Record<string, unknown>;
 
-const mapTable = (r: Row): TableEntity => ({
+/** The columns of a `game_tables` row; its JSON columns still to be checked against its kind. */
+const tableColumns = (r: Row): RawTable => ({
   clubId: r.club_id as string,
   id: r.id as string,
-  kind: r.kind as TableKind,
+  kind: r.kind,
   sessionId: (r.session_id as string | null) ?? null,
-  status: r.status as TableEntity['status'],
-  setup: r.setup as Record<string, unknown>,
-  state: r.state as Record<string, unknown>,
+  status: r.status as StoredTable['status'],
+  setup: r.setup,
+  state: r.state,
   stakeMinor: (r.stake_minor as string | null) ?? null,
   nextGameNo: r.next_game_no as number,
   currentGameNo: (r.current_game_no as number | null) ?? null,
@@ -24,14 +25,18 @@ const mapTable = (r: Row): TableEntity => ({
   updatedAt: r.updated_at as Date,
 });
 
-const mapGame = (r: Row): GameEntity => ({
+/** A table of the kind the query asked for, its setup and state checked against that kind. */
+const mapTable = <K extends TableKind>(r: Row, kind: K): TableRowOf<K> => decodeTable(tableColumns(r), kind);
+
+/** The columns of a `games` row; its setup and actions still to be checked. */
+const gameColumns = (r: Row): RawGame => ({
   clubId: r.club_id as string,
   tableId: r.table_id as string,
   gameNo: r.game_no as number,
-  status: r.status as GameEntity['status'],
+  status: r.status as StoredGame['status'],
   automaticDoubles: r.automatic_doubles as number,
-  setup: r.setup as Record<string, unknown>,
-  actions: r.actions as StoredAction[],
+  setup: r.setup,
+  actions: r.actions,
   result: (r.result as Record<string, unknown> | null) ?? null,
   points: (r.points as number | null) ?? null,
   winnerSide: (r.winner_side as number | null) ?? null,
@@ -43,6 +48,9 @@ const mapGame = (r: Row): GameEntity => ({
   version: r.version as number,
   players: uuidArray(r.players),
 });
+
+/** A game read without its table's kind: checked as the kind its setup names. */
+const mapGame = (r: Row): StoredGame => decodeAnyGame(gameColumns(r));
 
 /** A row read back through row_to_json: timestamps are text there. */
 function withDates(r: Row, fields: string[]): Row {
@@ -82,7 +90,7 @@ export interface TableFilter {
 /** SQL of tables, their players and their games. Every statement is scoped by club_id. */
 @Injectable()
 export class TablesRepository implements SessionTables {
-  async insert(m: EntityManager, t: TableEntity, playerIds: string[]): Promise<void> {
+  async insert(m: EntityManager, t: StoredTable, playerIds: string[]): Promise<void> {
     await m.query(
       `INSERT INTO game_tables (club_id, id, kind, session_id, status, setup, state, stake_minor, next_game_no, current_game_no, version, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
@@ -102,9 +110,9 @@ export class TablesRepository implements SessionTables {
   }
 
   /** Locks the table for the command: every change to a table or its games goes through here. */
-  async lock(m: EntityManager, clubId: string, kind: TableKind, id: string): Promise<TableEntity | null> {
+  async lock<K extends TableKind>(m: EntityManager, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
     const rows = await m.query(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind]);
-    return rows.length ? mapTable(rows[0]) : null;
+    return rows.length ? mapTable(rows[0], kind) : null;
   }
 
   /**
@@ -114,13 +122,13 @@ export class TablesRepository implements SessionTables {
    * committed while this one waited for the lock is not in this statement's snapshot, so
    * a missing game is looked up again.
    */
-  async lockForCommand(
+  async lockForCommand<K extends TableKind>(
     m: EntityManager,
     clubId: string,
-    kind: TableKind,
+    kind: K,
     id: string,
     gameNo: number | null,
-  ): Promise<{ t: TableEntity; session: SessionEntity | null; game: GameEntity | null } | null> {
+  ): Promise<{ t: TableRowOf<K>; session: SessionEntity | null; game: StoredGame<K> | null } | null> {
     const rows = await prepared(
       m,
       // Every lookup by its whole primary key (no join), so that a plan cached while a
@@ -133,19 +141,19 @@ export class TablesRepository implements SessionTables {
       [clubId, id, kind, gameNo ?? 0],
     );
     if (rows.length === 0) return null;
-    const t = mapTable(withDates(rows[0].t as Row, ['created_at', 'updated_at']));
+    const t = mapTable(withDates(rows[0].t as Row, ['created_at', 'updated_at']), kind);
     const session = rows[0].s ? mapSessionRow(withDates(rows[0].s as Row, ['starts_at', 'closed_at', 'created_at', 'updated_at'])) : null;
     let game = rows[0].g ? mapGame(withDates(rows[0].g as Row, ['started_at', 'ended_at', 'voided_at'])) : null;
     if (gameNo !== null && !game) game = await this.game(m, clubId, id, gameNo);
-    return { t, session, game };
+    return { t, session, game: game && decodeGame(game, kind) };
   }
 
-  async find(m: EntityManager, clubId: string, kind: TableKind, id: string): Promise<TableEntity | null> {
+  async find<K extends TableKind>(m: EntityManager, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
     const rows = await m.query(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3`, [clubId, id, kind]);
-    return rows.length ? mapTable(rows[0]) : null;
+    return rows.length ? mapTable(rows[0], kind) : null;
   }
 
-  async list(m: EntityManager, clubId: string, kind: TableKind, f: TableFilter, after: string | null, limit: number): Promise<TableEntity[]> {
+  async list<K extends TableKind>(m: EntityManager, clubId: string, kind: K, f: TableFilter, after: string | null, limit: number): Promise<Array<TableRowOf<K>>> {
     const params: unknown[] = [clubId, kind];
     let where = 'club_id = $1 AND kind = $2';
     if (f.sessionId) where += ` AND session_id = $${params.push(f.sessionId)}`;
@@ -155,11 +163,11 @@ export class TablesRepository implements SessionTables {
     }
     if (after) where += ` AND id > $${params.push(after)}`;
     const rows = await m.query(`SELECT * FROM game_tables WHERE ${where} ORDER BY id LIMIT $${params.push(limit + 1)}`, params);
-    return rows.map(mapTable);
+    return rows.map((r: Row) => mapTable(r, kind));
   }
 
   /** Saves the table's mutable part and bumps its version (the row is locked). */
-  async save(m: EntityManager, t: TableEntity): Promise<TableEntity> {
+  async save<T extends StoredTable>(m: EntityManager, t: T): Promise<T> {
     // The row is locked by this command, so the version it read is the version there:
     // the update is deferred to the command's flush, guarded all the same.
     const updatedAt = new Date();
@@ -173,7 +181,7 @@ export class TablesRepository implements SessionTables {
     return { ...t, version: t.version + 1, updatedAt };
   }
 
-  async insertGame(m: EntityManager, g: GameEntity): Promise<void> {
+  async insertGame(m: EntityManager, g: StoredGame): Promise<void> {
     await defer(m, {
       what: 'game insert',
       expectRows: 1,
@@ -198,7 +206,7 @@ export class TablesRepository implements SessionTables {
     });
   }
 
-  async saveGame(m: EntityManager, g: GameEntity): Promise<GameEntity> {
+  async saveGame<G extends StoredGame>(m: EntityManager, g: G): Promise<G> {
     await defer(m, {
       what: 'game update (changed under its table lock)',
       sql: `UPDATE games SET status = $4, actions = $5, result = $6, points = $7, winner_side = $8, ended_at = $9,
@@ -210,12 +218,12 @@ export class TablesRepository implements SessionTables {
     return { ...g, version: g.version + 1 };
   }
 
-  async game(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<GameEntity | null> {
+  async game(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<StoredGame | null> {
     const rows = await m.query(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no = $3`, [clubId, tableId, gameNo]);
     return rows.length ? mapGame(rows[0]) : null;
   }
 
-  async games(m: EntityManager, clubId: string, tableId: string, afterGameNo = 0, limit = 100000): Promise<GameEntity[]> {
+  async games(m: EntityManager, clubId: string, tableId: string, afterGameNo = 0, limit = 100000): Promise<StoredGame[]> {
     const rows = await m.query(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no > $3 ORDER BY game_no LIMIT $4`, [clubId, tableId, afterGameNo, limit]);
     return rows.map(mapGame);
   }

@@ -10,24 +10,24 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { assertStakeHasSession } from '../domain/session';
 import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
-import type { MoneyTable } from '../domain/money-game';
 import { LedgerRepository, minorFromDb } from '../ledger/ledger.repository';
 import { SessionEntity } from '../sessions/session.entity';
-import { MatchTableSetup, matchStakePostings, newMatchSetup, newMoneySetup, scoreOf, StoredPenalty } from './engines';
-import { penaltiesOf, TABLE_NAMES } from './games.service';
+import { matchStakePostings, newMatchSetup, newMoneySetup, penaltiesOf, scoreOf, StoredPenalty } from './engines';
+import { TABLE_NAMES } from './games.service';
 import { RatingsService } from '../ratings/ratings.service';
 import { assertPlayersInClub, SessionGate } from './table-context';
-import { GameEntity, newTableRow, TableEntity, TableKind } from './table.entity';
+import { newTableRow } from './table.entity';
+import { isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 import { playerNames } from '../players/players.repository';
 
 /** A game as listed in its table's state. */
-export function gameSummary(g: GameEntity): GameSummaryDto {
+export function gameSummary(g: StoredGame): GameSummaryDto {
   return {
     gameNo: g.gameNo,
     status: g.status,
-    crawford: (g.setup as { doubling?: string }).doubling === 'crawford',
+    crawford: isCrawfordGame(g),
     result: (g.result as GameSummaryDto['result']) ?? null,
     points: g.points,
     winnerSide: (g.winnerSide ?? null) as 0 | 1 | null,
@@ -78,7 +78,7 @@ export class TablesService {
       if (!t) throw notFound('Match');
       const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
       assertPenaltyBetweenGames(t);
-      const setup = t.setup as unknown as MatchTableSetup;
+      const { setup } = t;
       const finished = await this.tables.finishedGames(m, auth.clubId, t.id);
       const before = scoreOf(setup, finished, penaltiesOf(t));
       assertMatchNotOver(before.status);
@@ -121,7 +121,7 @@ export class TablesService {
     return this.list(auth, 'money', q, (m, t) => this.moneyDto(m, t, null));
   }
 
-  private async list<T>(auth: KeyAuth, kind: TableKind, q: TableListQuery, map: (m: EntityManager, t: TableEntity) => Promise<T>): Promise<Page<T>> {
+  private async list<K extends TableKind, T>(auth: KeyAuth, kind: K, q: TableListQuery, map: (m: EntityManager, t: TableRowOf<K>) => Promise<T>): Promise<Page<T>> {
     const m = this.db.manager;
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
@@ -135,11 +135,11 @@ export class TablesService {
     return { items: await Promise.all(page.items.map((t) => map(m, t))), nextCursor: page.nextCursor };
   }
 
-  private async sessionOf(m: EntityManager, t: TableEntity): Promise<SessionEntity | null> {
+  private async sessionOf(m: EntityManager, t: StoredTable): Promise<SessionEntity | null> {
     return t.sessionId ? m.findOne(SessionEntity, { where: { clubId: t.clubId, id: t.sessionId } }) : null;
   }
 
-  private async currency(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<string | null> {
+  private async currency(m: EntityManager, t: StoredTable, session: SessionEntity | null): Promise<string | null> {
     if (!t.sessionId) return null;
     return (session ?? (await this.sessionOf(m, t)))?.currency ?? null;
   }
@@ -149,7 +149,7 @@ export class TablesService {
     return this.db.read(async (m) => {
       const t = await this.tables.find(m, auth.clubId, 'match', id);
       if (!t) throw notFound('Match');
-      const setup = t.setup as unknown as MatchTableSetup;
+      const { setup } = t;
       const names = await playerNames(m, auth.clubId, setup.sides.flat());
       const sideName = (side: string[]) => side.map((p) => names.get(p) ?? p).join(' & ');
       const games = await this.tables.games(m, t.clubId, t.id);
@@ -165,8 +165,8 @@ export class TablesService {
     });
   }
 
-  async matchDto(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<MatchDto> {
-    const setup = t.setup as unknown as MatchTableSetup;
+  async matchDto(m: EntityManager, t: MatchTableRow, session: SessionEntity | null): Promise<MatchDto> {
+    const { setup } = t;
     const games = await this.tables.games(m, t.clubId, t.id);
     const finished = games.filter((g) => g.status === 'finished').map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as 0 | 1, points: g.points as number }));
     const score = scoreOf(setup, finished, penaltiesOf(t));
@@ -197,8 +197,8 @@ export class TablesService {
     };
   }
 
-  async moneyDto(m: EntityManager, t: TableEntity, session: SessionEntity | null): Promise<MoneyGameDto> {
-    const setup = t.setup as unknown as MoneyTable;
+  async moneyDto(m: EntityManager, t: MoneyTableRow, session: SessionEntity | null): Promise<MoneyGameDto> {
+    const { setup } = t;
     const [games, nets] = [await this.tables.games(m, t.clubId, t.id), await this.ledger.tableNets(m, t.clubId, t.id)];
     return {
       id: t.id,

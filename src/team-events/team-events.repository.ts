@@ -3,6 +3,7 @@ import { Columns, cols, Decoder, RowDecodeError } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import type { SideIndex } from '../domain/types';
 import { sideOf } from '../player-stats/player-stats.repository';
+import { decodeTableJson, MatchTableRow } from '../tables/stored-state';
 import { StoredTeam, TeamEventEntity } from './team-event.entity';
 
 /** An event as read, with its session's currency. */
@@ -15,9 +16,9 @@ export interface BoardRow {
   eventId: string;
   boardNo: number;
   matchId: string;
-  /** The match table's `setup` (a MatchTableSetup) and `state` (its penalties). */
-  setup: Record<string, unknown>;
-  state: Record<string, unknown>;
+  /** The match table's `setup` (sides, length, settings) and `state` (its penalties). */
+  setup: MatchTableRow['setup'];
+  state: MatchTableRow['state'];
   version: number;
 }
 
@@ -32,8 +33,8 @@ export interface BoardGameRow {
 
 /** A match table's `setup` and `state`, as jsonb keeps them. */
 export interface StoredBoard {
-  setup: Record<string, unknown>;
-  state: Record<string, unknown>;
+  setup: MatchTableRow['setup'];
+  state: MatchTableRow['state'];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,12 +49,6 @@ function teamsOf(c: Columns, name: string): StoredTeam[] {
     }
     return { name: t.name, players: t.players };
   });
-}
-
-function object(c: Columns, name: string): Record<string, unknown> {
-  const v = c.objectOrNull(name);
-  if (v === null) throw new RowDecodeError(name, 'json object', v);
-  return v;
 }
 
 const decodeEvent: Decoder<TeamEventRow> = (r) => {
@@ -101,9 +96,9 @@ export class TeamEventsRepository {
   async asStored(tx: Reads, boards: StoredBoard[]): Promise<StoredBoard[]> {
     const stored = await tx.maybeOne(`SELECT $1::jsonb AS boards`, [JSON.stringify(boards)], (r) => cols(r).json('boards'));
     if (!Array.isArray(stored) || stored.length !== boards.length) throw new RowDecodeError('boards', `json array of ${boards.length}`, stored);
-    return stored.map((b: unknown) => {
-      if (!isObject(b) || !isObject(b.setup) || !isObject(b.state)) throw new RowDecodeError('boards', 'setup and state', b);
-      return { setup: b.setup, state: b.state };
+    return stored.map((b: unknown, i) => {
+      if (!isObject(b)) throw new RowDecodeError('boards', 'setup and state', b);
+      return decodeTableJson('match', `new board ${i + 1}`, b.setup, b.state);
     });
   }
 
@@ -132,14 +127,9 @@ export class TeamEventsRepository {
       [clubId, eventIds],
       (r) => {
         const c = cols(r);
-        return {
-          eventId: c.text('event_id'),
-          boardNo: c.int('board_no'),
-          matchId: c.text('match_id'),
-          setup: object(c, 'setup'),
-          state: object(c, 'state'),
-          version: c.int('version'),
-        };
+        const matchId = c.text('match_id');
+        const { setup, state } = decodeTableJson('match', matchId, c.json('setup'), c.json('state'));
+        return { eventId: c.text('event_id'), boardNo: c.int('board_no'), matchId, setup, state, version: c.int('version') };
       },
     );
   }

@@ -10,10 +10,9 @@ import type { Reads } from '../db/tx';
 import { assertStakeHasSession } from '../domain/session';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger/ledger.repository';
-import { MatchTableSetup, newMatchSetup, scoreOf } from '../tables/engines';
-import { penaltiesOf } from '../tables/games.service';
+import { newMatchSetup, penaltiesOf, scoreOf } from '../tables/engines';
 import { assertPlayersInClub, SessionGate } from '../tables/table-context';
-import { newTableRow, TableEntity } from '../tables/table.entity';
+import { newTableRow } from '../tables/table.entity';
 import { TablesRepository } from '../tables/tables.repository';
 import { TeamEventEntity } from './team-event.entity';
 import { CreateTeamEventDto, TeamEventBoardDto, TeamEventDto, TeamEventListQuery } from './team-events.dto';
@@ -137,8 +136,8 @@ export class TeamEventsService {
 
   private stateOf(e: TeamEventRow, boards: BoardRow[], gamesOf: Map<string, BoardGameRow[]>): TeamEventDto {
     const boardDtos: TeamEventBoardDto[] = boards.map((b) => {
-      const setup = b.setup as unknown as MatchTableSetup;
-      const penalties = penaltiesOf({ state: b.state } as Pick<TableEntity, 'state'> as TableEntity);
+      const { setup } = b;
+      const penalties = penaltiesOf(b);
       const finished = gamesOf.get(b.matchId) ?? [];
       const s = scoreOf(setup, finished, penalties);
       // A match ends with the last event of its history: a game or a penalty (R3.2, R3.6).
@@ -154,7 +153,7 @@ export class TeamEventsService {
       };
     });
     const ev = scoreTeamEvent(boardDtos.map((b) => ({ winnerSide: b.winnerTeam, endedAt: b.endedAt === null ? null : Date.parse(b.endedAt) })));
-    const rules = (boards[0].setup as unknown as MatchTableSetup).rules;
+    const { rules } = boards[0].setup;
     return {
       id: e.id,
       name: e.name,
