@@ -30,9 +30,4 @@ export default tseslint.config(
     files: ['test/fuzz.e2e-spec.ts', 'test/nul.e2e-spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
-  {
-    // Raw SQL rows (EntityManager.query, pg) come back as `any` and are mapped field by field: typing them is a follow-up.
-    files: ['src/**/*.repository.ts', 'src/db/**/*.ts'],
-    rules: UNSAFE_ANY_OFF,
-  },
 );

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { cols, Row } from './decode';
+import { quote, quoteIdentifier } from './sql';
 
 /**
  * The group role the migrations grant the app's privileges to. The app logs in as a
@@ -32,8 +34,8 @@ export async function ensureAppLogin(ownerUrl: string, login: string, password: 
   const c = new Client({ connectionString: ownerUrl });
   await c.connect();
   try {
-    const name = c.escapeIdentifier(login);
-    const attributes = `LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT PASSWORD ${c.escapeLiteral(password)}`;
+    const name = quoteIdentifier(login);
+    const attributes = `LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT PASSWORD ${quote(password)}`;
     const found = await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [login]);
     await c.query(found.rowCount === 0 ? `CREATE ROLE ${name} ${attributes}` : `ALTER ROLE ${name} ${attributes}`);
     await c.query(`GRANT ${APP_GROUP_ROLE} TO ${name}`);
@@ -78,7 +80,15 @@ export async function appRoleProblems(url: string): Promise<{ role: string; prob
          FROM pg_roles r WHERE r.rolname = current_user`,
       [APPEND_ONLY_TABLES],
     );
-    const r = rows[0];
+    const c0 = cols(rows[0] as Row);
+    const r = {
+      rolname: c0.text('rolname'),
+      rolsuper: c0.bool('rolsuper'),
+      rolreplication: c0.bool('rolreplication'),
+      rolbypassrls: c0.bool('rolbypassrls'),
+      rolcreaterole: c0.bool('rolcreaterole'),
+      writable: c0.textArray('writable'),
+    };
     const problems: string[] = [];
     if (r.rolsuper) problems.push('is a superuser');
     if (r.rolreplication) problems.push('has REPLICATION');
