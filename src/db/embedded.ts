@@ -4,6 +4,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { stopLeftoverPostgres } from './leftover-postgres';
+import { quoteIdentifier } from './sql';
 
 export interface EmbeddedServer {
   url: (database?: string) => string;
@@ -94,7 +95,7 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${quoteIdentifier(name)}`);
   } finally {
     await client.end();
   }
