@@ -1399,6 +1399,7 @@ const CODE_RE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 const STACK_PATTERNS = [/\bat [^\s"]*\.(js|ts|mjs|cjs):\d+:\d+/, /node_modules\//, /\\n\s+at \S/, /\n\s+at \S/];
 const SQL_PATTERNS = [
   /QueryFailedError/,
+  /StatementFailed/,
   /\bSELECT\s/,
   /relation "/,
   /\bINSERT INTO\b/,

@@ -1,4 +1,4 @@
-// What the HTTP layer hands the unit of work (src/db/unit-of-work.ts) for a command, and
+// What the HTTP layer hands a command (src/commands/commands.service.ts), and
 // what it may answer instead of the command's result.
 import type { Auth } from './auth';
 

@@ -1,5 +1,5 @@
 // How a database failure is told apart, without Nest or TypeORM: the unit of work
-// (src/db/transaction.ts) decides with it whether a COMMIT may have happened and whether a
+// (src/db/connection.ts) decides with it whether a COMMIT may have happened and whether a
 // connection is to be discarded; problem.ts answers with it.
 
 /** SQLSTATEs and driver messages that mean "the database is not there right now". */

@@ -36,7 +36,7 @@ const SQLSTATE = /^[0-9A-Z]{5}$/;
  * error is its SQLSTATE, the statement it came from (statementLabel, and the name its
  * prepared statement has) and the names of the table, column or constraint PostgreSQL
  * gives; never the parameters, the SQL text (values travel in it as literals,
- * pg-client.ts), nor PostgreSQL's message, detail or context, which may quote a value.
+ * src/db/sql.ts), nor PostgreSQL's message, detail or context, which may quote a value.
  * Any other error is its type, message and stack; its cause is described the same way.
  */
 export function loggableError(e: unknown, depth = 0): Record<string, unknown> {
