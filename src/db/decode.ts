@@ -101,7 +101,7 @@ export class Columns {
   /** A uuid[] or text[] column (node-postgres leaves uuid[] as its text form `{a,b}`). */
   textArray(name: string): string[] {
     const v = this.get(name);
-    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
     if (typeof v === 'string' && v.startsWith('{') && v.endsWith('}')) return v === '{}' ? [] : v.slice(1, -1).split(',');
     throw new RowDecodeError(name, 'array of text', v);
   }

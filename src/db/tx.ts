@@ -65,7 +65,7 @@ export class Tx implements Reads {
 
   async maybeOne<T>(text: string, values: readonly unknown[], decode: Decoder<T>, options?: StatementOptions): Promise<T | null> {
     const res = await this.now(text, values, options);
-    return res.rows.length ? decode(res.rows[0] as Row) : null;
+    return res.rows.length ? decode(res.rows[0]) : null;
   }
 
   /** An immediate write; answers the number of rows it touched. */
