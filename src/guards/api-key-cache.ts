@@ -86,9 +86,8 @@ export class ApiKeyCache implements OnModuleDestroy {
     }
     const generation = this.generation;
     const wasListening = this.listening;
-    const record = await this.db.once.maybeOne('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, keyId], decodeRecord, {
-      prepare: true,
-    });
+    // An unnamed statement (no `prepare`): its text goes with every lookup, as before the unit of work.
+    const record = await this.db.once.maybeOne('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, keyId], decodeRecord);
     if (record === null) return null;
     if (this.ttlMs > 0 && wasListening && this.listening && generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);

@@ -5,7 +5,7 @@ import { ApiProblem, ApiRefusals, CHOUETTE_CREATION_REFUSALS, MONEY_READ_422 } f
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
 import { ChouettesService } from './chouettes.service';
 import { TableListQuery } from './tables.dto';

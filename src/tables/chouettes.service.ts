@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { EntityManager } from 'typeorm';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { CommandContext, Replayed } from '../common/command';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
+import type { Reads, Tx } from '../db/tx';
 import { ChouetteSeating, joinChouette, leaveChouette, seatedPlayers } from '../domain/chouette';
 import { assertChouetteBetweenGames } from '../domain/table-commands';
 import { LedgerRepository } from '../ledger/ledger.repository';
@@ -14,22 +16,31 @@ import { chouetteSeatsShown, newChouette } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { gameSummary } from './tables.service';
 import { newTableRow } from './table.entity';
-import { ChouetteTableRow, decodeGame } from './stored-state';
+import { ChouetteTableRow, decodeGame, StoredGame } from './stored-state';
 import { TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
+
+/** What a chouette's answer needs from the database. */
+interface ChouetteView {
+  games: StoredGame[];
+  nets: Map<string, number>;
+  players: string[];
+  session: SessionEntity | null;
+}
 
 /** Chouettes (R5): seating, joining and leaving between games; the games go through GamesService. */
 @Injectable()
 export class ChouettesService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly tables: TablesRepository,
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
+    return this.commands.run(cmd, 201, async (tx) => {
       const { setup, state } = newChouette(
         {
           stakeMinor: dto.stakeMinor,
@@ -41,75 +52,89 @@ export class ChouettesService {
         (n) => randomInt(n),
       );
       const players = seatedPlayers(state.seats);
-      await assertPlayersInClub(m, auth.clubId, [...players, ...setup.stakes.map((s) => s.playerId)]);
-      const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId);
+      await assertPlayersInClub(tx, auth.clubId, [...players, ...setup.stakes.map((s) => s.playerId)]);
+      const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId);
       const t = newTableRow(auth.clubId, 'chouette', session?.id ?? null, setup, state, setup.stakeMinor);
-      await this.tables.insert(m, t, players);
-      return this.dto(m, t, session);
+      await this.tables.insert(tx, t, players);
+      return this.dto(tx, t, session);
     });
   }
 
   /** R5.8: a player joins at the end of the line, between games. */
   join(cmd: CommandContext, auth: KeyAuth, id: string, dto: JoinChouetteDto): Promise<ChouetteDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
-      const t = await this.betweenGames(m, auth, id, 'join');
-      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
-      await assertPlayersInClub(m, auth.clubId, [dto.playerId]);
+    return this.commands.run(cmd, 201, async (tx) => {
+      const t = await this.betweenGames(tx, auth, id, 'join');
+      const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
+      await assertPlayersInClub(tx, auth.clubId, [dto.playerId]);
       t.state = { ...t.state, seats: joinChouette(t.state.seats, dto.playerId) };
-      await this.tables.addPlayer(m, auth.clubId, t.id, dto.playerId);
-      const saved = await this.tables.save(m, t);
-      return this.dto(m, saved, session);
+      await this.tables.addPlayer(tx, auth.clubId, t.id, dto.playerId);
+      // What the answer reads (the new player among them), before the table's update, which goes with the COMMIT.
+      const view = await this.view(tx, t, session);
+      return this.dtoOf(this.tables.save(tx, t), view);
     });
   }
 
   /** R5.8: a player leaves between games (the box's seat passes on as the rules say). */
   leave(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string): Promise<ChouetteDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const t = await this.betweenGames(m, auth, id, 'leave');
-      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const t = await this.betweenGames(tx, auth, id, 'leave');
+      const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
       t.state = { ...t.state, seats: leaveChouette(t.state.seats, playerId, t.setup.rules) };
-      const saved = await this.tables.save(m, t);
-      return this.dto(m, saved, session);
+      // What the answer reads, before the table's update, which goes with the COMMIT.
+      const view = await this.view(tx, t, session);
+      return this.dtoOf(this.tables.save(tx, t), view);
     });
   }
 
-  private async betweenGames(m: EntityManager, auth: KeyAuth, id: string, what: 'join' | 'leave'): Promise<ChouetteTableRow> {
-    const t = await this.tables.lock(m, auth.clubId, 'chouette', id);
+  private async betweenGames(tx: Tx, auth: KeyAuth, id: string, what: 'join' | 'leave'): Promise<ChouetteTableRow> {
+    const t = await this.tables.lock(tx, auth.clubId, 'chouette', id);
     if (!t) throw notFound('Chouette');
     assertChouetteBetweenGames(t, what);
     return t;
   }
 
   async get(auth: KeyAuth, id: string): Promise<ChouetteDto> {
-    const m = this.db.manager;
-    const t = await this.tables.find(m, auth.clubId, 'chouette', id);
+    const once = this.db.once;
+    const t = await this.tables.find(once, auth.clubId, 'chouette', id);
     if (!t) throw notFound('Chouette');
-    return this.dto(m, t, null);
+    return this.dto(once, t, null);
   }
 
   async list(auth: KeyAuth, q: TableListQuery): Promise<Page<ChouetteDto>> {
-    const m = this.db.manager;
+    const once = this.db.once;
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
-    const rows = await this.tables.list(m, auth.clubId, 'chouette', { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
+    const rows = await this.tables.list(once, auth.clubId, 'chouette', { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
     const page = toPage(
       rows,
       limit,
       (t) => [t.id],
       (t) => t,
     );
-    return { items: await Promise.all(page.items.map((t) => this.dto(m, t, null))), nextCursor: page.nextCursor };
+    return { items: await Promise.all(page.items.map((t) => this.dto(once, t, null))), nextCursor: page.nextCursor };
   }
 
-  async dto(m: EntityManager, t: ChouetteTableRow, session: SessionEntity | null): Promise<ChouetteDto> {
+  async dto(tx: Reads, t: ChouetteTableRow, session: SessionEntity | null): Promise<ChouetteDto> {
+    return this.dtoOf(t, await this.view(tx, t, session));
+  }
+
+  /** What a chouette's answer reads: its games, the nets at the table, everyone who sat there, its session. */
+  private async view(tx: Reads, t: ChouetteTableRow, session: SessionEntity | null): Promise<ChouetteView> {
+    const games = await this.tables.games(tx, t.clubId, t.id);
+    const nets = await this.ledger.tableNets(tx, t.clubId, t.id);
+    const players = await this.tables.tablePlayers(tx, t.clubId, t.id);
+    const s = session ?? (await this.tables.session(tx, t.clubId, t.sessionId as string));
+    return { games, nets, players, session: s };
+  }
+
+  /** The chouette as answered, from what `view` read. */
+  private dtoOf(t: ChouetteTableRow, view: ChouetteView): ChouetteDto {
     const { setup } = t;
-    const games = await this.tables.games(m, t.clubId, t.id);
+    const { games, nets, session: s } = view;
     const current = t.currentGameNo === null ? undefined : games.find((g) => g.gameNo === t.currentGameNo);
     const seats = chouetteSeatsShown(t.state, current ? decodeGame(current, t.kind).setup : null);
-    const nets = await this.ledger.tableNets(m, t.clubId, t.id);
     const seated = seatedPlayers(seats);
-    const everyone = [...seated, ...(await this.tables.tablePlayers(m, t.clubId, t.id)).filter((p) => !seated.includes(p))];
-    const s = session ?? (await m.findOne(SessionEntity, { where: { clubId: t.clubId, id: t.sessionId as string } }));
+    const everyone = [...seated, ...view.players.filter((p) => !seated.includes(p))];
     return {
       id: t.id,
       sessionId: t.sessionId as string,

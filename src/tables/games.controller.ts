@@ -7,7 +7,7 @@ import { ApiProblem, ApiRefusals, GAME_PLAY_REFUSALS, MONEY_WRITE_422 } from '..
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { GamesService } from './games.service';
 import { TableKind } from './table.entity';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { CommandContext, Replayed } from '../common/command';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
+import type { Reads, Tx } from '../db/tx';
 import { inBatch } from '../domain/errors';
 import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
 import type { GameAction } from '../domain/game';
@@ -142,6 +144,7 @@ function started<K extends TableKind>(next: NextGame<K>, clubId: string, dto: St
 export class GamesService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly tables: TablesRepository,
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
@@ -149,16 +152,16 @@ export class GamesService {
   ) {}
 
   /** The table locked, its session share-locked and (with a number) the game, in one round trip. */
-  private async locked<K extends TableKind>(m: EntityManager, auth: KeyAuth, kind: K, id: string, gameNo: number | null): Promise<Locked<K>> {
-    const found = await this.tables.lockForCommand(m, auth.clubId, kind, id, gameNo);
+  private async locked<K extends TableKind>(tx: Tx, auth: KeyAuth, kind: K, id: string, gameNo: number | null): Promise<Locked<K>> {
+    const found = await this.tables.lockForCommand(tx, auth.clubId, kind, id, gameNo);
     if (!found) throw notFound(TABLE_NAMES[kind]);
     return { kind, ...found };
   }
 
   /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2). */
-  private async nextGame(m: EntityManager, t: StoredTable): Promise<NextGame> {
+  private async nextGame(tx: Reads, t: StoredTable): Promise<NextGame> {
     if (t.kind === 'match') {
-      const finished = await this.tables.finishedGames(m, t.clubId, t.id);
+      const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
       const score = scoreOf(t.setup, finished, penaltiesOf(t));
       return { kind: t.kind, t, setup: nextMatchGame(t.setup, score) };
     }
@@ -167,95 +170,97 @@ export class GamesService {
   }
 
   start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
-      const { t, session: s } = await this.locked(m, auth, kind, id, null);
+    return this.commands.run(cmd, 201, async (tx) => {
+      const { t, session: s } = await this.locked(tx, auth, kind, id, null);
       checkVersion(ifMatch, t.version);
       const session = this.sessions.check(t.sessionId, s);
       assertNoGameInProgress(t);
-      const next = await this.nextGame(m, t);
+      const next = await this.nextGame(tx, t);
       const now = new Date();
       const played = started(next, auth.clubId, dto, now);
       t.nextGameNo += 1;
       let posted: LedgerEntryEntity[] = [];
       if (played.state.status === 'finished') {
-        posted = await this.finish(m, played, session, now);
+        posted = await this.finish(tx, played, session, now);
       } else {
         t.currentGameNo = played.game.gameNo;
       }
-      await this.tables.insertGame(m, played.game);
-      await this.tables.save(m, t);
+      this.tables.insertGame(tx, played.game);
+      this.tables.save(tx, t);
       return this.dto(played.game, played, posted);
     });
   }
 
   act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const { live, session } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const { live, session } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
       const next = applied(live, toDomainAction(dto));
       const { t, game } = next;
       const now = new Date();
       game.actions = [...game.actions, stored(dto, game.actions.length + 1, now)];
       let posted: LedgerEntryEntity[] = [];
       if (next.state.status === 'finished') {
-        posted = await this.finish(m, next, session, now);
+        posted = await this.finish(tx, next, session, now);
         t.currentGameNo = null;
-        await this.tables.save(m, t);
+        this.tables.save(tx, t);
       }
-      const saved = await this.tables.saveGame(m, game);
+      const saved = this.tables.saveGame(tx, game);
       return this.dto(saved, next, posted);
     });
   }
 
   undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const { live } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const { live } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
       const { game } = live;
       assertSomethingToUndo(gameNo, game.actions.length);
       game.actions = game.actions.slice(0, -1);
       const undone = replayed(live);
-      const saved = await this.tables.saveGame(m, game);
+      const saved = this.tables.saveGame(tx, game);
       return this.dto(saved, undone, []);
     });
   }
 
   abandon(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const { live } = await this.liveGame(m, auth, kind, id, gameNo, ifMatch, false);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const { live } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch, false);
       const { t, game } = live;
       game.status = 'abandoned';
       game.endedAt = new Date();
       t.currentGameNo = null;
-      await this.tables.save(m, t);
-      const saved = await this.tables.saveGame(m, game);
+      this.tables.save(tx, t);
+      const saved = this.tables.saveGame(tx, game);
       return this.dto(saved, live, []);
     });
   }
 
   /** R6.3: reversing entries for the latest finished game; scores and seats come back. */
   void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto | Replayed> {
-    return this.db.command(cmd, 200, async (m) => {
-      const locked = await this.locked(m, auth, kind, id, gameNo);
+    return this.commands.run(cmd, 200, async (tx) => {
+      const locked = await this.locked(tx, auth, kind, id, gameNo);
       const session = this.sessions.check(locked.t.sessionId, locked.session);
       const tg = withGame(locked);
       const { t, game } = tg;
       checkVersion(ifMatch, game.version);
       assertVoidable(t, gameNo, game.status);
-      assertLatestFinishedGame(gameNo, await this.tables.latestFinishedGameNo(m, auth.clubId, t.id));
+      assertLatestFinishedGame(gameNo, await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id));
       const now = new Date();
-      const original = await this.ledger.forGame(m, auth.clubId, t.id, gameNo);
+      const original = await this.ledger.forGame(tx, auth.clubId, t.id, gameNo);
       const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
-      const posted = session ? await this.ledger.post(m, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
+      // A match's history without this game, read before the writes below (which go with the COMMIT).
+      const finishedBefore = tg.kind === 'match' ? await this.tables.finishedGames(tx, auth.clubId, t.id) : [];
+      const posted = session ? await this.ledger.post(tx, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
       game.status = 'voided';
       game.voidedAt = now;
       game.voidReason = dto.reason;
       game.voidedBy = auth.keyId;
       if (tg.kind === 'match') {
         const match = tg.t;
-        const finished = (await this.tables.finishedGames(m, auth.clubId, match.id)).filter((g) => g.gameNo !== gameNo);
+        const finished = finishedBefore.filter((g) => g.gameNo !== gameNo);
         const score = scoreOf(match.setup, finished, penaltiesOf(match));
         if (match.status === 'finished' && score.status !== 'finished') {
           // R7.1: the match is open again, so its rating change is taken back.
-          await this.ratings.unrate(m, auth.clubId, ratingsOf(match));
+          await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
           match.state = { ...match.state, ratings: [] };
         }
         match.status = score.status;
@@ -264,30 +269,30 @@ export class GamesService {
         const chouette = tg.t;
         chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
       }
-      await this.tables.save(m, t);
-      const saved = await this.tables.saveGame(m, game);
+      this.tables.save(tx, t);
+      const saved = this.tables.saveGame(tx, game);
       return this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
     });
   }
 
   async get(auth: KeyAuth, kind: TableKind, id: string, gameNo: number): Promise<GameDto> {
-    const m = this.db.manager;
-    const t = await this.tables.find(m, auth.clubId, kind, id);
+    const once = this.db.once;
+    const t = await this.tables.find(once, auth.clubId, kind, id);
     if (!t) throw notFound(TABLE_NAMES[kind]);
-    const game = await this.tables.game(m, auth.clubId, t.id, gameNo);
+    const game = await this.tables.game(once, auth.clubId, t.id, gameNo);
     if (!game) throw notFound('Game');
     const state = stateOf(kind, decodeGame(game, kind));
-    return this.dto(game, state, await this.ledger.forGame(m, auth.clubId, t.id, gameNo));
+    return this.dto(game, state, await this.ledger.forGame(once, auth.clubId, t.id, gameNo));
   }
 
   async list(auth: KeyAuth, kind: TableKind, id: string, limit: number, cursor?: string): Promise<Page<GameDto>> {
-    const m = this.db.manager;
-    const t = await this.tables.find(m, auth.clubId, kind, id);
+    const once = this.db.once;
+    const t = await this.tables.find(once, auth.clubId, kind, id);
     if (!t) throw notFound(TABLE_NAMES[kind]);
     const after = decodeCursor(cursor, ['number']);
-    const games = await this.tables.games(m, auth.clubId, t.id, (after?.[0] as number) ?? 0, limit + 1);
+    const games = await this.tables.games(once, auth.clubId, t.id, (after?.[0] as number) ?? 0, limit + 1);
     const page = games.slice(0, limit);
-    const entries = page.length ? await this.ledger.forGames(m, auth.clubId, t.id, page[0].gameNo, page[page.length - 1].gameNo) : [];
+    const entries = page.length ? await this.ledger.forGames(once, auth.clubId, t.id, page[0].gameNo, page[page.length - 1].gameNo) : [];
     return toPage(
       games,
       limit,
@@ -302,8 +307,8 @@ export class GamesService {
   }
 
   /** The locked table and its game in progress, replayed. */
-  private async liveGame(m: EntityManager, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, needSession = true) {
-    const locked = await this.locked(m, auth, kind, id, gameNo);
+  private async liveGame(tx: Tx, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, needSession = true) {
+    const locked = await this.locked(tx, auth, kind, id, gameNo);
     const tg = withGame(locked);
     checkVersion(ifMatch, tg.game.version);
     assertGameInProgress(gameNo, tg.game.status);
@@ -312,7 +317,7 @@ export class GamesService {
   }
 
   /** A game has just finished: record its result, post its money (R4.2, R3.8, R6.4), end the match if it does. */
-  private async finish(m: EntityManager, played: Played, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
+  private async finish(tx: Tx, played: Played, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
     const { t, game } = played;
     game.status = 'finished';
     game.endedAt = now;
@@ -333,18 +338,18 @@ export class GamesService {
       postings = moneyPostings(played.state, played.t.setup.stakeMinor, session?.rakeBp ?? 0);
     } else if (played.kind === 'match') {
       const { t: match, state } = played;
-      const finished = await this.tables.finishedGames(m, t.clubId, t.id);
+      const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
       const history = [...finished.filter((g) => g.gameNo !== game.gameNo), { gameNo: game.gameNo, winnerSide: state.winnerSide as SideIndex, points: state.points as number }];
       const score = scoreOf(match.setup, history, penaltiesOf(match));
       if (score.status === 'finished' && score.winnerSide !== null) {
         match.status = 'finished';
         postings = matchStakePostings(match.setup, score.winnerSide, match.stakeMinor === null ? null : minorFromDb(match.stakeMinor));
         // R7.1: the finished match rates its players; kept on the match for a void.
-        match.state = { ...match.state, ratings: await this.ratings.rate(m, match.clubId, match, score.winnerSide) };
+        match.state = { ...match.state, ratings: await this.ratings.rate(tx, match.clubId, match, score.winnerSide) };
       }
     }
     if (!session) return [];
-    return this.ledger.post(m, t.clubId, session.id, t.id, game.gameNo, postings, now, { players: game.players, delta: 1 });
+    return this.ledger.post(tx, t.clubId, session.id, t.id, game.gameNo, postings, now, { players: game.players, delta: 1 });
   }
 
   dto(g: StoredGame, played: KindState, entries: LedgerEntryEntity[]): GameDto {

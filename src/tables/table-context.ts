@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
+import type { Reads } from '../db/tx';
 import { assertSessionOpen } from '../domain/session';
 import { assertPlayersKnown } from '../domain/table-commands';
 import { SessionEntity } from '../sessions/session.entity';
 import { playerNames } from '../players/players.repository';
+import { decodeSessionRow } from './tables.repository';
 
 /** Session checks shared by every table command (R6.1, R6.7). */
 @Injectable()
@@ -14,9 +15,9 @@ export class SessionGate {
    * The table's session, share-locked so that closing it (which takes the row for
    * update) waits for this command, and refused once it is closed (R6.7).
    */
-  async openSession(m: EntityManager, clubId: string, sessionId: string | null): Promise<SessionEntity | null> {
+  async openSession(tx: Reads, clubId: string, sessionId: string | null): Promise<SessionEntity | null> {
     if (!sessionId) return null;
-    const s = await m.findOne(SessionEntity, { where: { clubId, id: sessionId }, lock: { mode: 'pessimistic_read' } });
+    const s = await tx.maybeOne(`SELECT * FROM sessions WHERE club_id = $1 AND id = $2 FOR SHARE`, [clubId, sessionId], decodeSessionRow);
     return this.check(sessionId, s);
   }
 
@@ -30,8 +31,8 @@ export class SessionGate {
 }
 
 /** Every player named must belong to the caller's club: another club's ids are unknown here. */
-export async function assertPlayersInClub(m: EntityManager, clubId: string, ids: string[]): Promise<void> {
-  const found = await playerNames(m, clubId, ids);
+export async function assertPlayersInClub(tx: Reads, clubId: string, ids: string[]): Promise<void> {
+  const found = await playerNames(tx, clubId, ids);
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   assertPlayersKnown(missing);
 }

@@ -9,7 +9,7 @@ import { ApiProblem, ApiRefusals, MATCH_CREATION_REFUSALS, MONEY_GAME_CREATION_R
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
-import type { CommandContext } from '../db/db.service';
+import type { CommandContext } from '../common/command';
 import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesService } from './tables.service';
 

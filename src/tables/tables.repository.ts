@@ -1,85 +1,108 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { defer } from '../db/write-batch';
-import { prepared } from '../db/prepared';
+import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
+import type { Reads, Tx } from '../db/tx';
 import { SessionEntity } from '../sessions/session.entity';
 import type { SessionTables } from '../sessions/session-tables';
 import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 
-type Row = Record<string, unknown>;
+const TABLE_STATUSES: readonly StoredTable['status'][] = ['in-progress', 'finished'];
+const GAME_STATUSES: readonly StoredGame['status'][] = ['in-progress', 'finished', 'voided', 'abandoned'];
+const SESSION_STATUSES: readonly SessionEntity['status'][] = ['open', 'closed'];
 
-/** The columns of a `game_tables` row; its JSON columns still to be checked against its kind. */
-const tableColumns = (r: Row): RawTable => ({
-  clubId: r.club_id as string,
-  id: r.id as string,
-  kind: r.kind,
-  sessionId: (r.session_id as string | null) ?? null,
-  status: r.status as StoredTable['status'],
-  setup: r.setup,
-  state: r.state,
-  stakeMinor: (r.stake_minor as string | null) ?? null,
-  nextGameNo: r.next_game_no as number,
-  currentGameNo: (r.current_game_no as number | null) ?? null,
-  version: r.version as number,
-  createdAt: r.created_at as Date,
-  updatedAt: r.updated_at as Date,
-});
+/**
+ * The columns of a `game_tables` row; its JSON columns still to be checked against its
+ * kind. Read directly or through row_to_json (timestamps as text, bigint as a number).
+ */
+const tableColumns = (r: Row): RawTable => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    id: c.text('id'),
+    kind: c.text('kind'),
+    sessionId: c.textOrNull('session_id'),
+    status: c.oneOf('status', TABLE_STATUSES),
+    setup: c.json('setup'),
+    state: c.json('state'),
+    stakeMinor: c.bigintTextOrNull('stake_minor'),
+    nextGameNo: c.int('next_game_no'),
+    currentGameNo: c.intOrNull('current_game_no'),
+    version: c.int('version'),
+    createdAt: c.date('created_at'),
+    updatedAt: c.date('updated_at'),
+  };
+};
 
 /** A table of the kind the query asked for, its setup and state checked against that kind. */
-const mapTable = <K extends TableKind>(r: Row, kind: K): TableRowOf<K> => decodeTable(tableColumns(r), kind);
+const tableOf =
+  <K extends TableKind>(kind: K): Decoder<TableRowOf<K>> =>
+  (r) =>
+    decodeTable(tableColumns(r), kind);
 
 /** The columns of a `games` row; its setup and actions still to be checked. */
-const gameColumns = (r: Row): RawGame => ({
-  clubId: r.club_id as string,
-  tableId: r.table_id as string,
-  gameNo: r.game_no as number,
-  status: r.status as StoredGame['status'],
-  automaticDoubles: r.automatic_doubles as number,
-  setup: r.setup,
-  actions: r.actions,
-  result: (r.result as Record<string, unknown> | null) ?? null,
-  points: (r.points as number | null) ?? null,
-  winnerSide: (r.winner_side as number | null) ?? null,
-  startedAt: r.started_at as Date,
-  endedAt: (r.ended_at as Date | null) ?? null,
-  voidedAt: (r.voided_at as Date | null) ?? null,
-  voidReason: (r.void_reason as string | null) ?? null,
-  voidedBy: (r.voided_by as string | null) ?? null,
-  version: r.version as number,
-  players: uuidArray(r.players),
-});
+const gameColumns = (r: Row): RawGame => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    tableId: c.text('table_id'),
+    gameNo: c.int('game_no'),
+    status: c.oneOf('status', GAME_STATUSES),
+    automaticDoubles: c.int('automatic_doubles'),
+    setup: c.json('setup'),
+    actions: c.json('actions'),
+    result: c.objectOrNull('result'),
+    points: c.intOrNull('points'),
+    winnerSide: c.intOrNull('winner_side'),
+    startedAt: c.date('started_at'),
+    endedAt: c.dateOrNull('ended_at'),
+    voidedAt: c.dateOrNull('voided_at'),
+    voidReason: c.textOrNull('void_reason'),
+    voidedBy: c.textOrNull('voided_by'),
+    version: c.int('version'),
+    players: c.textArray('players'),
+  };
+};
 
 /** A game read without its table's kind: checked as the kind its setup names. */
-const mapGame = (r: Row): StoredGame => decodeAnyGame(gameColumns(r));
+const decodeStoredGame: Decoder<StoredGame> = (r) => decodeAnyGame(gameColumns(r));
 
-/** A row read back through row_to_json: timestamps are text there. */
-function withDates(r: Row, fields: string[]): Row {
-  const out = { ...r };
-  for (const f of fields) if (typeof out[f] === 'string') out[f] = new Date(out[f]);
-  if (typeof out.stake_minor === 'number') out.stake_minor = String(out.stake_minor);
-  return out;
+/** A `sessions` row, read directly or through row_to_json; CHAR(3) currency trimmed. */
+export const decodeSessionRow: Decoder<SessionEntity> = (r) => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    id: c.text('id'),
+    name: c.text('name'),
+    currency: c.text('currency').trim(),
+    status: c.oneOf('status', SESSION_STATUSES),
+    rakeBp: c.int('rake_bp'),
+    startsAt: c.dateOrNull('starts_at'),
+    closedAt: c.dateOrNull('closed_at'),
+    version: c.int('version'),
+    createdAt: c.date('created_at'),
+    updatedAt: c.date('updated_at'),
+  };
+};
+
+/** A side of a two-sided game: 0 or 1. */
+function side(c: Columns, name: string): 0 | 1 {
+  const v = c.int(name);
+  if (v !== 0 && v !== 1) throw new RowDecodeError(name, '0|1', v);
+  return v;
 }
 
-const mapSessionRow = (r: Row): SessionEntity => ({
-  clubId: r.club_id as string,
-  id: r.id as string,
-  name: r.name as string,
-  currency: (r.currency as string).trim(),
-  status: r.status as SessionEntity['status'],
-  rakeBp: r.rake_bp as number,
-  startsAt: (r.starts_at as Date | null) ?? null,
-  closedAt: (r.closed_at as Date | null) ?? null,
-  version: r.version as number,
-  createdAt: r.created_at as Date,
-  updatedAt: r.updated_at as Date,
-});
-
-/** node-pg leaves uuid[] as its text form, `{a,b}`. */
-function uuidArray(v: unknown): string[] {
-  if (Array.isArray(v)) return v as string[];
-  if (typeof v !== 'string' || v === '{}') return [];
-  return v.slice(1, -1).split(',');
+/** What lockForCommand's one row holds: the table, its session and the game, each as row_to_json. */
+interface LockedRows {
+  t: Row;
+  s: Row | null;
+  g: Row | null;
 }
+
+const decodeLockedRows: Decoder<LockedRows> = (r) => {
+  const c = cols(r);
+  const t = c.nested('t', (x) => x);
+  if (t === null) throw new RowDecodeError('t', 'row', null);
+  return { t, s: c.nested('s', (x) => x), g: c.nested('g', (x) => x) };
+};
 
 export interface TableFilter {
   sessionId?: string;
@@ -90,29 +113,32 @@ export interface TableFilter {
 /** SQL of tables, their players and their games. Every statement is scoped by club_id. */
 @Injectable()
 export class TablesRepository implements SessionTables {
-  async insert(m: EntityManager, t: StoredTable, playerIds: string[]): Promise<void> {
-    await m.query(
-      `INSERT INTO game_tables (club_id, id, kind, session_id, status, setup, state, stake_minor, next_game_no, current_game_no, version, created_at, updated_at)
+  /** A new table and its players, written now (a command reads them back for its answer). */
+  async insert(tx: Tx, t: StoredTable, playerIds: string[]): Promise<void> {
+    await tx.write({
+      text: `INSERT INTO game_tables (club_id, id, kind, session_id, status, setup, state, stake_minor, next_game_no, current_game_no, version, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
-      [t.clubId, t.id, t.kind, t.sessionId, t.status, t.setup, t.state, t.stakeMinor, t.nextGameNo, t.currentGameNo, t.version, t.createdAt],
-    );
-    await m.query(`INSERT INTO table_players (club_id, table_id, player_id) SELECT $1, $2, unnest($3::uuid[]) ON CONFLICT DO NOTHING`, [t.clubId, t.id, playerIds]);
+      values: [t.clubId, t.id, t.kind, t.sessionId, t.status, t.setup, t.state, t.stakeMinor, t.nextGameNo, t.currentGameNo, t.version, t.createdAt],
+    });
+    await tx.write({
+      text: `INSERT INTO table_players (club_id, table_id, player_id) SELECT $1::uuid, $2::uuid, unnest($3::uuid[]) ON CONFLICT DO NOTHING`,
+      values: [t.clubId, t.id, playerIds],
+    });
   }
 
-  async addPlayer(m: EntityManager, clubId: string, tableId: string, playerId: string): Promise<void> {
-    await m.query(`INSERT INTO table_players (club_id, table_id, player_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [clubId, tableId, playerId]);
+  /** A player joins the table, written now. */
+  async addPlayer(tx: Tx, clubId: string, tableId: string, playerId: string): Promise<void> {
+    await tx.write({ text: `INSERT INTO table_players (club_id, table_id, player_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, values: [clubId, tableId, playerId] });
   }
 
   /** Every player who has sat at the table (a chouette keeps those who left). */
-  async tablePlayers(m: EntityManager, clubId: string, tableId: string): Promise<string[]> {
-    const rows = await m.query(`SELECT player_id FROM table_players WHERE club_id = $1 AND table_id = $2 ORDER BY player_id`, [clubId, tableId]);
-    return rows.map((r: Row) => r.player_id as string);
+  tablePlayers(tx: Reads, clubId: string, tableId: string): Promise<string[]> {
+    return tx.rows(`SELECT player_id FROM table_players WHERE club_id = $1 AND table_id = $2 ORDER BY player_id`, [clubId, tableId], (r) => cols(r).text('player_id'));
   }
 
   /** Locks the table for the command: every change to a table or its games goes through here. */
-  async lock<K extends TableKind>(m: EntityManager, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
-    const rows = await m.query(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind]);
-    return rows.length ? mapTable(rows[0], kind) : null;
+  lock<K extends TableKind>(tx: Tx, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
+    return tx.maybeOne(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind], tableOf(kind));
   }
 
   /**
@@ -123,14 +149,13 @@ export class TablesRepository implements SessionTables {
    * a missing game is looked up again.
    */
   async lockForCommand<K extends TableKind>(
-    m: EntityManager,
+    tx: Tx,
     clubId: string,
     kind: K,
     id: string,
     gameNo: number | null,
   ): Promise<{ t: TableRowOf<K>; session: SessionEntity | null; game: StoredGame<K> | null } | null> {
-    const rows = await prepared(
-      m,
+    const found = await tx.maybeOne(
       // Every lookup by its whole primary key (no join), so that a plan cached while a
       // table was small never turns into a sequential scan. s and g are evaluated only
       // for a table found, after its lock.
@@ -139,55 +164,64 @@ export class TablesRepository implements SessionTables {
             g AS (SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no = $4 FOR UPDATE)
        SELECT row_to_json(t) AS t, (SELECT row_to_json(s) FROM s) AS s, (SELECT row_to_json(g) FROM g) AS g FROM t`,
       [clubId, id, kind, gameNo ?? 0],
+      decodeLockedRows,
+      { prepare: true },
     );
-    if (rows.length === 0) return null;
-    const t = mapTable(withDates(rows[0].t as Row, ['created_at', 'updated_at']), kind);
-    const session = rows[0].s ? mapSessionRow(withDates(rows[0].s as Row, ['starts_at', 'closed_at', 'created_at', 'updated_at'])) : null;
-    let game = rows[0].g ? mapGame(withDates(rows[0].g as Row, ['started_at', 'ended_at', 'voided_at'])) : null;
-    if (gameNo !== null && !game) game = await this.game(m, clubId, id, gameNo);
+    if (!found) return null;
+    const t = tableOf(kind)(found.t);
+    const session = found.s ? decodeSessionRow(found.s) : null;
+    let game = found.g ? decodeStoredGame(found.g) : null;
+    if (gameNo !== null && !game) game = await this.game(tx, clubId, id, gameNo);
     return { t, session, game: game && decodeGame(game, kind) };
   }
 
-  async find<K extends TableKind>(m: EntityManager, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
-    const rows = await m.query(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3`, [clubId, id, kind]);
-    return rows.length ? mapTable(rows[0], kind) : null;
+  find<K extends TableKind>(tx: Reads, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
+    return tx.maybeOne(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3`, [clubId, id, kind], tableOf(kind));
   }
 
-  async list<K extends TableKind>(m: EntityManager, clubId: string, kind: K, f: TableFilter, after: string | null, limit: number): Promise<Array<TableRowOf<K>>> {
-    const params: unknown[] = [clubId, kind];
+  list<K extends TableKind>(tx: Reads, clubId: string, kind: K, f: TableFilter, after: string | null, limit: number): Promise<Array<TableRowOf<K>>> {
+    const values: unknown[] = [clubId, kind];
     let where = 'club_id = $1 AND kind = $2';
-    if (f.sessionId) where += ` AND session_id = $${params.push(f.sessionId)}`;
-    if (f.status) where += ` AND status = $${params.push(f.status)}`;
+    if (f.sessionId) where += ` AND session_id = $${values.push(f.sessionId)}`;
+    if (f.status) where += ` AND status = $${values.push(f.status)}`;
     if (f.playerId) {
-      where += ` AND EXISTS (SELECT 1 FROM table_players tp WHERE tp.club_id = game_tables.club_id AND tp.table_id = game_tables.id AND tp.player_id = $${params.push(f.playerId)})`;
+      where += ` AND EXISTS (SELECT 1 FROM table_players tp WHERE tp.club_id = game_tables.club_id AND tp.table_id = game_tables.id AND tp.player_id = $${values.push(f.playerId)})`;
     }
-    if (after) where += ` AND id > $${params.push(after)}`;
-    const rows = await m.query(`SELECT * FROM game_tables WHERE ${where} ORDER BY id LIMIT $${params.push(limit + 1)}`, params);
-    return rows.map((r: Row) => mapTable(r, kind));
+    if (after) where += ` AND id > $${values.push(after)}`;
+    return tx.rows(`SELECT * FROM game_tables WHERE ${where} ORDER BY id LIMIT $${values.push(limit + 1)}`, values, tableOf(kind));
   }
 
-  /** Saves the table's mutable part and bumps its version (the row is locked). */
-  async save<T extends StoredTable>(m: EntityManager, t: T): Promise<T> {
-    // The row is locked by this command, so the version it read is the version there:
-    // the update is deferred to the command's flush, guarded all the same.
+  /** A session of the club, or null (a table's session, read without a lock). */
+  session(tx: Reads, clubId: string, id: string): Promise<SessionEntity | null> {
+    return tx.maybeOne(`SELECT * FROM sessions WHERE club_id = $1 AND id = $2`, [clubId, id], decodeSessionRow);
+  }
+
+  /**
+   * Saves the table's mutable part and bumps its version (the row is locked). The update
+   * is deferred to the command's COMMIT, guarded all the same; the table as saved is
+   * returned (its version one higher).
+   */
+  save<T extends StoredTable>(tx: Tx, t: T): T {
+    // The row is locked by this command, so the version it read is the version there.
     const updatedAt = new Date();
-    await defer(m, {
+    tx.defer({
       what: 'table update (changed under its lock)',
-      sql: `UPDATE game_tables SET status = $3, state = $4, next_game_no = $5, current_game_no = $6, version = version + 1, updated_at = $8
+      text: `UPDATE game_tables SET status = $3, state = $4, next_game_no = $5, current_game_no = $6, version = version + 1, updated_at = $8
         WHERE club_id = $1 AND id = $2 AND version = $7`,
-      params: [t.clubId, t.id, t.status, t.state, t.nextGameNo, t.currentGameNo, t.version, updatedAt],
-      expectRows: 1,
+      values: [t.clubId, t.id, t.status, t.state, t.nextGameNo, t.currentGameNo, t.version, updatedAt],
+      guard: 1,
     });
     return { ...t, version: t.version + 1, updatedAt };
   }
 
-  async insertGame(m: EntityManager, g: StoredGame): Promise<void> {
-    await defer(m, {
+  /** A new game, written with the command's COMMIT. */
+  insertGame(tx: Tx, g: StoredGame): void {
+    tx.defer({
       what: 'game insert',
-      expectRows: 1,
-      sql: `INSERT INTO games (club_id, table_id, game_no, status, automatic_doubles, setup, actions, result, points, winner_side, started_at, ended_at, version, players)
+      guard: 1,
+      text: `INSERT INTO games (club_id, table_id, game_no, status, automatic_doubles, setup, actions, result, points, winner_side, started_at, ended_at, version, players)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      params: [
+      values: [
         g.clubId,
         g.tableId,
         g.gameNo,
@@ -206,43 +240,46 @@ export class TablesRepository implements SessionTables {
     });
   }
 
-  async saveGame<G extends StoredGame>(m: EntityManager, g: G): Promise<G> {
-    await defer(m, {
+  /** Saves the game's mutable part with the command's COMMIT (guarded by its version); the game as saved is returned. */
+  saveGame<G extends StoredGame>(tx: Tx, g: G): G {
+    tx.defer({
       what: 'game update (changed under its table lock)',
-      sql: `UPDATE games SET status = $4, actions = $5, result = $6, points = $7, winner_side = $8, ended_at = $9,
+      text: `UPDATE games SET status = $4, actions = $5, result = $6, points = $7, winner_side = $8, ended_at = $9,
               voided_at = $10, void_reason = $11, voided_by = $12, version = version + 1
         WHERE club_id = $1 AND table_id = $2 AND game_no = $3 AND version = $13`,
-      params: [g.clubId, g.tableId, g.gameNo, g.status, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.endedAt, g.voidedAt, g.voidReason, g.voidedBy, g.version],
-      expectRows: 1,
+      values: [g.clubId, g.tableId, g.gameNo, g.status, JSON.stringify(g.actions), g.result, g.points, g.winnerSide, g.endedAt, g.voidedAt, g.voidReason, g.voidedBy, g.version],
+      guard: 1,
     });
     return { ...g, version: g.version + 1 };
   }
 
-  async game(m: EntityManager, clubId: string, tableId: string, gameNo: number): Promise<StoredGame | null> {
-    const rows = await m.query(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no = $3`, [clubId, tableId, gameNo]);
-    return rows.length ? mapGame(rows[0]) : null;
+  game(tx: Reads, clubId: string, tableId: string, gameNo: number): Promise<StoredGame | null> {
+    return tx.maybeOne(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no = $3`, [clubId, tableId, gameNo], decodeStoredGame);
   }
 
-  async games(m: EntityManager, clubId: string, tableId: string, afterGameNo = 0, limit = 100000): Promise<StoredGame[]> {
-    const rows = await m.query(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no > $3 ORDER BY game_no LIMIT $4`, [clubId, tableId, afterGameNo, limit]);
-    return rows.map(mapGame);
+  games(tx: Reads, clubId: string, tableId: string, afterGameNo = 0, limit = 100000): Promise<StoredGame[]> {
+    return tx.rows(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no > $3 ORDER BY game_no LIMIT $4`, [clubId, tableId, afterGameNo, limit], decodeStoredGame);
   }
 
   /** Finished (not voided, not abandoned) games, in order: a match's history. */
-  async finishedGames(m: EntityManager, clubId: string, tableId: string): Promise<Array<{ gameNo: number; winnerSide: 0 | 1; points: number }>> {
-    const rows = await m.query(`SELECT game_no, winner_side, points FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished' ORDER BY game_no`, [clubId, tableId]);
-    return rows.map((r: Row) => ({ gameNo: r.game_no as number, winnerSide: r.winner_side as 0 | 1, points: r.points as number }));
+  finishedGames(tx: Reads, clubId: string, tableId: string): Promise<Array<{ gameNo: number; winnerSide: 0 | 1; points: number }>> {
+    return tx.rows(`SELECT game_no, winner_side, points FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished' ORDER BY game_no`, [clubId, tableId], (r) => {
+      const c = cols(r);
+      return { gameNo: c.int('game_no'), winnerSide: side(c, 'winner_side'), points: c.int('points') };
+    });
   }
 
   /** R6.3: the most recent finished game (abandoned and voided games are skipped). */
-  async latestFinishedGameNo(m: EntityManager, clubId: string, tableId: string): Promise<number | null> {
-    const rows = await m.query(`SELECT max(game_no) AS n FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished'`, [clubId, tableId]);
-    return rows[0].n ?? null;
+  async latestFinishedGameNo(tx: Reads, clubId: string, tableId: string): Promise<number | null> {
+    const n = await tx.maybeOne(`SELECT max(game_no) AS n FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished'`, [clubId, tableId], (r) => cols(r).intOrNull('n'));
+    return n ?? null;
   }
 
   /** R6.7: unfinished games of the session's tables. */
-  async gamesInProgress(m: EntityManager, clubId: string, sessionId: string): Promise<Array<{ tableId: string; kind: string; gameNo: number }>> {
-    const rows = await m.query(`SELECT id, kind, current_game_no FROM game_tables WHERE club_id = $1 AND session_id = $2 AND current_game_no IS NOT NULL ORDER BY id`, [clubId, sessionId]);
-    return rows.map((r: Row) => ({ tableId: r.id as string, kind: r.kind as string, gameNo: r.current_game_no as number }));
+  gamesInProgress(tx: Reads, clubId: string, sessionId: string): Promise<Array<{ tableId: string; kind: string; gameNo: number }>> {
+    return tx.rows(`SELECT id, kind, current_game_no FROM game_tables WHERE club_id = $1 AND session_id = $2 AND current_game_no IS NOT NULL ORDER BY id`, [clubId, sessionId], (r) => {
+      const c = cols(r);
+      return { tableId: c.text('id'), kind: c.text('kind'), gameNo: c.int('current_game_no') };
+    });
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ApiError, notFound } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
 import { MatExportError, renderMat } from '../domain/mat-export';
@@ -7,7 +6,10 @@ import { matMatch } from './match-export';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
-import { CommandContext, Db, Replayed } from '../db/db.service';
+import { CommandContext, Replayed } from '../common/command';
+import { Commands } from '../commands/commands.service';
+import { Db } from '../db/db.service';
+import type { Reads } from '../db/tx';
 import { assertStakeHasSession } from '../domain/session';
 import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
 import { LedgerRepository, minorFromDb } from '../ledger/ledger.repository';
@@ -41,6 +43,7 @@ export function gameSummary(g: StoredGame): GameSummaryDto {
 export class TablesService {
   constructor(
     private readonly db: Db,
+    private readonly commands: Commands,
     private readonly tables: TablesRepository,
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
@@ -48,40 +51,44 @@ export class TablesService {
   ) {}
 
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
+    return this.commands.run(cmd, 201, async (tx) => {
       const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined });
       assertStakeHasSession('match', dto.stakeMinor, dto.sessionId);
       const players = [...setup.sides[0], ...setup.sides[1]];
-      await assertPlayersInClub(m, auth.clubId, players);
-      const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId ?? null);
+      await assertPlayersInClub(tx, auth.clubId, players);
+      const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId ?? null);
       const t = newTableRow(auth.clubId, 'match', session?.id ?? null, setup, { penalties: [] }, dto.stakeMinor ?? null);
-      await this.tables.insert(m, t, players);
-      return this.matchDto(m, t, session);
+      await this.tables.insert(tx, t, players);
+      return this.matchDto(tx, t, session);
     });
   }
 
   createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
+    return this.commands.run(cmd, 201, async (tx) => {
       const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined });
-      await assertPlayersInClub(m, auth.clubId, [...setup.players]);
-      const session = await this.sessions.openSession(m, auth.clubId, dto.sessionId);
+      await assertPlayersInClub(tx, auth.clubId, [...setup.players]);
+      const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId);
       const t = newTableRow(auth.clubId, 'money', session?.id ?? null, setup, {}, dto.stakeMinor);
-      await this.tables.insert(m, t, [...setup.players]);
-      return this.moneyDto(m, t, session);
+      await this.tables.insert(tx, t, [...setup.players]);
+      return this.moneyDto(tx, t, session);
     });
   }
 
   /** R3.6: points to a side between games; may end the match (stake posted) or forfeit it. */
   penalty(cmd: CommandContext, auth: KeyAuth, id: string, dto: PenaltyDto): Promise<MatchDto | Replayed> {
-    return this.db.command(cmd, 201, async (m) => {
-      const t = await this.tables.lock(m, auth.clubId, 'match', id);
+    return this.commands.run(cmd, 201, async (tx) => {
+      const t = await this.tables.lock(tx, auth.clubId, 'match', id);
       if (!t) throw notFound('Match');
-      const session = await this.sessions.openSession(m, auth.clubId, t.sessionId);
+      const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
       assertPenaltyBetweenGames(t);
       const { setup } = t;
-      const finished = await this.tables.finishedGames(m, auth.clubId, t.id);
+      const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
       const before = scoreOf(setup, finished, penaltiesOf(t));
       assertMatchNotOver(before.status);
+      // What the answer reads (the games, which a penalty does not change, and the
+      // currency), read before the writes below, which go with the COMMIT.
+      const games = await this.tables.games(tx, t.clubId, t.id);
+      const currency = await this.currency(tx, t, session);
       const now = new Date();
       const penalties = penaltiesOf(t);
       const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };
@@ -89,70 +96,70 @@ export class TablesService {
       const after = scoreOf(setup, finished, [...penalties, p]);
       if (after.status === 'finished' && after.winnerSide !== null) {
         t.status = 'finished';
-        // R7.1: a match forfeited by a penalty is rated too.
-        t.state = { ...t.state, ratings: await this.ratings.rate(m, auth.clubId, t, after.winnerSide) };
+        // R7.1: a match forfeited by a penalty is rated too (its players read and locked now, the update deferred).
+        t.state = { ...t.state, ratings: await this.ratings.rate(tx, auth.clubId, t, after.winnerSide) };
         const stake = matchStakePostings(setup, after.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
-        if (session && stake.length) await this.ledger.post(m, auth.clubId, session.id, t.id, null, stake, now);
+        if (session && stake.length) await this.ledger.post(tx, auth.clubId, session.id, t.id, null, stake, now);
       }
-      const saved = await this.tables.save(m, t);
-      return this.matchDto(m, saved, session);
+      const saved = this.tables.save(tx, t);
+      return this.matchOf(saved, games, currency);
     });
   }
 
   async getMatch(auth: KeyAuth, id: string): Promise<MatchDto> {
-    const m = this.db.manager;
-    const t = await this.tables.find(m, auth.clubId, 'match', id);
+    const once = this.db.once;
+    const t = await this.tables.find(once, auth.clubId, 'match', id);
     if (!t) throw notFound('Match');
-    return this.matchDto(m, t, await this.sessionOf(m, t));
+    return this.matchDto(once, t, await this.sessionOf(once, t));
   }
 
   async getMoneyGame(auth: KeyAuth, id: string): Promise<MoneyGameDto> {
-    const m = this.db.manager;
-    const t = await this.tables.find(m, auth.clubId, 'money', id);
+    const once = this.db.once;
+    const t = await this.tables.find(once, auth.clubId, 'money', id);
     if (!t) throw notFound('Money game');
-    return this.moneyDto(m, t, await this.sessionOf(m, t));
+    return this.moneyDto(once, t, await this.sessionOf(once, t));
   }
 
   async listMatches(auth: KeyAuth, q: TableListQuery): Promise<Page<MatchDto>> {
-    return this.list(auth, 'match', q, (m, t) => this.matchDto(m, t, null));
+    return this.list(auth, 'match', q, (reads, t) => this.matchDto(reads, t, null));
   }
 
   async listMoneyGames(auth: KeyAuth, q: TableListQuery): Promise<Page<MoneyGameDto>> {
-    return this.list(auth, 'money', q, (m, t) => this.moneyDto(m, t, null));
+    return this.list(auth, 'money', q, (reads, t) => this.moneyDto(reads, t, null));
   }
 
-  private async list<K extends TableKind, T>(auth: KeyAuth, kind: K, q: TableListQuery, map: (m: EntityManager, t: TableRowOf<K>) => Promise<T>): Promise<Page<T>> {
-    const m = this.db.manager;
+  private async list<K extends TableKind, T>(auth: KeyAuth, kind: K, q: TableListQuery, map: (reads: Reads, t: TableRowOf<K>) => Promise<T>): Promise<Page<T>> {
+    const once = this.db.once;
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
-    const rows = await this.tables.list(m, auth.clubId, kind, { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
+    const rows = await this.tables.list(once, auth.clubId, kind, { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
     const page = toPage(
       rows,
       limit,
       (t) => [t.id],
       (t) => t,
     );
-    return { items: await Promise.all(page.items.map((t) => map(m, t))), nextCursor: page.nextCursor };
+    return { items: await Promise.all(page.items.map((t) => map(once, t))), nextCursor: page.nextCursor };
   }
 
-  private async sessionOf(m: EntityManager, t: StoredTable): Promise<SessionEntity | null> {
-    return t.sessionId ? m.findOne(SessionEntity, { where: { clubId: t.clubId, id: t.sessionId } }) : null;
+  private async sessionOf(tx: Reads, t: StoredTable): Promise<SessionEntity | null> {
+    return t.sessionId ? this.tables.session(tx, t.clubId, t.sessionId) : null;
   }
 
-  private async currency(m: EntityManager, t: StoredTable, session: SessionEntity | null): Promise<string | null> {
+  private async currency(tx: Reads, t: StoredTable, session: SessionEntity | null): Promise<string | null> {
     if (!t.sessionId) return null;
-    return (session ?? (await this.sessionOf(m, t)))?.currency ?? null;
+    return (session ?? (await this.sessionOf(tx, t)))?.currency ?? null;
   }
 
   /** The match as a Jellyfish .mat record (what gnubg imports); R3.4 Crawford, R3.6 penalties in the scores. */
   async exportMat(auth: KeyAuth, id: string): Promise<{ text: string; file: string }> {
-    return this.db.read(async (m) => {
-      const t = await this.tables.find(m, auth.clubId, 'match', id);
+    return this.db.read(async (tx) => {
+      const t = await this.tables.find(tx, auth.clubId, 'match', id);
       if (!t) throw notFound('Match');
       const { setup } = t;
-      const names = await playerNames(m, auth.clubId, setup.sides.flat());
+      const names = await playerNames(tx, auth.clubId, setup.sides.flat());
       const sideName = (side: string[]) => side.map((p) => names.get(p) ?? p).join(' & ');
-      const games = await this.tables.games(m, t.clubId, t.id);
+      const games = await this.tables.games(tx, t.clubId, t.id);
       const record = matMatch(setup, games, penaltiesOf(t), [sideName(setup.sides[0]), sideName(setup.sides[1])], t.createdAt.toISOString().slice(0, 10));
       try {
         return { text: renderMat(record), file: `match-${t.id}.mat` };
@@ -165,9 +172,14 @@ export class TablesService {
     });
   }
 
-  async matchDto(m: EntityManager, t: MatchTableRow, session: SessionEntity | null): Promise<MatchDto> {
+  async matchDto(tx: Reads, t: MatchTableRow, session: SessionEntity | null): Promise<MatchDto> {
+    const games = await this.tables.games(tx, t.clubId, t.id);
+    return this.matchOf(t, games, await this.currency(tx, t, session));
+  }
+
+  /** The match as answered, from its games and its session's currency (read by the caller). */
+  private matchOf(t: MatchTableRow, games: StoredGame[], currency: string | null): MatchDto {
     const { setup } = t;
-    const games = await this.tables.games(m, t.clubId, t.id);
     const finished = games.filter((g) => g.status === 'finished').map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as 0 | 1, points: g.points as number }));
     const score = scoreOf(setup, finished, penaltiesOf(t));
     let crawfordGameNo: number | null = null;
@@ -187,7 +199,7 @@ export class TablesService {
       winnerSide: score.winnerSide,
       crawfordGameNo,
       stakeMinor: t.stakeMinor === null ? null : minorFromDb(t.stakeMinor),
-      currency: await this.currency(m, t, session),
+      currency,
       penalties: penaltiesOf(t),
       currentGameNo: t.currentGameNo,
       games: games.map(gameSummary),
@@ -197,15 +209,15 @@ export class TablesService {
     };
   }
 
-  async moneyDto(m: EntityManager, t: MoneyTableRow, session: SessionEntity | null): Promise<MoneyGameDto> {
+  async moneyDto(tx: Reads, t: MoneyTableRow, session: SessionEntity | null): Promise<MoneyGameDto> {
     const { setup } = t;
-    const [games, nets] = [await this.tables.games(m, t.clubId, t.id), await this.ledger.tableNets(m, t.clubId, t.id)];
+    const [games, nets] = [await this.tables.games(tx, t.clubId, t.id), await this.ledger.tableNets(tx, t.clubId, t.id)];
     return {
       id: t.id,
       sessionId: t.sessionId as string,
       players: [...setup.players],
       stakeMinor: setup.stakeMinor,
-      currency: (await this.currency(m, t, session)) as string,
+      currency: (await this.currency(tx, t, session)) as string,
       rules: { ...setup.rules },
       netMinor: Object.fromEntries(setup.players.map((p) => [p, nets.get(p) ?? 0])),
       status: t.status,
