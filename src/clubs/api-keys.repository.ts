@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
-import { API_KEY_CHANNEL } from '../guards/api-key-cache';
+import { API_KEY_CHANNEL } from '../guards';
 
 @Injectable()
 export class ApiKeysRepository {

@@ -8,7 +8,7 @@ import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyCache } from '../guards/api-key-cache';
+import { ApiKeyCache } from '../guards';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ClubEntity } from './club.entity';
 import { ApiKeyDto, ClubDto, CreateApiKeyDto, CreateClubDto, CreatedApiKeyDto, CreatedClubDto, UpdateClubDto } from './clubs.dto';

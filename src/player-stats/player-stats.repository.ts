@@ -4,9 +4,8 @@ import { ChouetteGameSetup, replayChouetteGame } from '../domain/chouette';
 import type { GameAction } from '../domain/game';
 import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, StatsSessionNet, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind } from '../domain/types';
-import { minorFromDb } from '../ledger/ledger.repository';
-import type { FinishedGameRow } from '../tables/engines';
-import { TableEntity, TablePlayerEntity } from '../tables/table.entity';
+import { minorFromDb } from '../ledger';
+import { type FinishedGameRow, TableEntity, TablePlayerEntity } from '../tables';
 
 type Row = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
-import { ClubsRepository } from '../clubs/clubs.repository';
+import { ClubsRepository } from '../clubs';
 import { CommandContext, Db, Replayed } from '../db/db.service';
 import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';

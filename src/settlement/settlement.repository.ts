@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { LedgerKind } from '../ledger/ledger-entry.entity';
-import { minorFromDb } from '../ledger/ledger.repository';
-import { PaymentEntity } from '../payments/payment.entity';
-import { SessionEntity } from '../sessions/session.entity';
+import { LedgerKind, minorFromDb } from '../ledger';
+import { PaymentEntity } from '../payments';
+import { SessionEntity } from '../sessions';
 
 type Row = Record<string, unknown>;
 

@@ -38,7 +38,7 @@
  * or LF is quoted with `"` doubled; every text field starting with `=` `+` `-` `@`
  * TAB CR or `'` gets a leading `'` (a player named `=HYPERLINK(…)` stays text).
  * Records end with CRLF, the last one included; no byte-order mark. `parseCsv`
- * (statement-csv.ts) reads it back.
+ * (src/common/csv.ts) reads it back.
  */
 import { CRLF, csvInteger, csvText } from '../common/csv';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { StatsChouetteSeats, StatsGame, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind } from '../domain/types';
-import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, TABLE_SIDES_SQL } from '../player-stats/player-stats.repository';
+import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, TABLE_SIDES_SQL } from '../player-stats';
 
 type Row = Record<string, unknown>;
 type Sides = readonly [readonly string[], readonly string[]];

@@ -8,7 +8,7 @@ import { createMoneyTable, moneyGameSetup, MoneyTable } from '../domain/money-ga
 import { matchStakePayouts, moneyGamePayouts, Payout } from '../domain/payouts';
 import { rakeFor } from '../domain/settlement';
 import type { SideIndex } from '../domain/types';
-import type { LedgerKind } from '../ledger/ledger-entry.entity';
+import type { LedgerKind } from '../ledger';
 import {
   applyChouetteAction,
   CaptainOutcome,

@@ -10,9 +10,8 @@ import { inBatch } from '../domain/errors';
 import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
 import type { GameAction, GameState } from '../domain/game';
 import type { SideIndex } from '../domain/types';
-import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
-import { LedgerRepository, minorFromDb, NewEntry } from '../ledger/ledger.repository';
-import { SessionEntity } from '../sessions/session.entity';
+import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
+import { SessionEntity } from '../sessions';
 import {
   AnyGameState,
   ChouetteTableSetup,
@@ -36,7 +35,7 @@ import {
 } from './engines';
 import type { ChouetteGameState } from '../domain/chouette';
 import { SessionGate } from './table-context';
-import { AppliedRating, RatingsService } from '../ratings/ratings.service';
+import { AppliedRating, RatingsService } from '../ratings';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';

@@ -4,8 +4,8 @@ import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
 import { assertSessionOpen } from '../domain/session';
 import { assertPlayersKnown } from '../domain/table-commands';
-import { SessionEntity } from '../sessions/session.entity';
-import { playerNames } from '../players/players.repository';
+import { SessionEntity } from '../sessions';
+import { playerNames } from '../players';
 
 /** Session checks shared by every table command (R6.1, R6.7). */
 @Injectable()

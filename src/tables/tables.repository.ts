@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { defer } from '../db/write-batch';
 import { prepared } from '../db/prepared';
-import { SessionEntity } from '../sessions/session.entity';
-import type { SessionTables } from '../sessions/session-tables';
+import { SessionEntity, type SessionTables } from '../sessions';
 import { GameEntity, StoredAction, TableEntity, TableKind } from './table.entity';
 
 type Row = Record<string, unknown>;

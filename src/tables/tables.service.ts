@@ -11,16 +11,16 @@ import { CommandContext, Db, Replayed } from '../db/db.service';
 import { assertStakeHasSession } from '../domain/session';
 import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
 import type { MoneyTable } from '../domain/money-game';
-import { LedgerRepository, minorFromDb } from '../ledger/ledger.repository';
-import { SessionEntity } from '../sessions/session.entity';
+import { LedgerRepository, minorFromDb } from '../ledger';
+import { SessionEntity } from '../sessions';
 import { MatchTableSetup, matchStakePostings, newMatchSetup, newMoneySetup, scoreOf, StoredPenalty } from './engines';
 import { penaltiesOf, TABLE_NAMES } from './games.service';
-import { RatingsService } from '../ratings/ratings.service';
+import { RatingsService } from '../ratings';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { GameEntity, newTableRow, TableEntity, TableKind } from './table.entity';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
-import { playerNames } from '../players/players.repository';
+import { playerNames } from '../players';
 
 /** A game as listed in its table's state. */
 export function gameSummary(g: GameEntity): GameSummaryDto {
