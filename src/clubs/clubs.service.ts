@@ -14,7 +14,7 @@ import { ClubEntity } from './club.entity';
 import { ApiKeyDto, ClubDto, CreateApiKeyDto, CreateClubDto, CreatedApiKeyDto, CreatedClubDto, UpdateClubDto } from './clubs.dto';
 import { ClubsRepository } from './clubs.repository';
 
-export function mapClub(c: ClubEntity): ClubDto {
+function mapClub(c: ClubEntity): ClubDto {
   return {
     id: c.id,
     name: c.name,
@@ -26,7 +26,7 @@ export function mapClub(c: ClubEntity): ClubDto {
   };
 }
 
-export function mapApiKey(k: ApiKeyEntity): ApiKeyDto {
+function mapApiKey(k: ApiKeyEntity): ApiKeyDto {
   return {
     id: k.id,
     name: k.name,

@@ -1,5 +1,3 @@
 /** Clubs and API keys: what the rest of the app may use of src/clubs. */
 export { ClubsModule } from './clubs.module';
 export { ClubsRepository } from './clubs.repository';
-export { ClubEntity } from './club.entity';
-export { ApiKeyEntity } from './api-key.entity';

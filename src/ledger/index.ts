@@ -4,5 +4,3 @@ export { addToVolumes, LedgerRepository, minorFromDb } from './ledger.repository
 export type { NewEntry } from './ledger.repository';
 export { LedgerEntryEntity } from './ledger-entry.entity';
 export type { LedgerKind } from './ledger-entry.entity';
-export { PartyVolumeEntity } from './party-volume.entity';
-export { SessionTotalEntity } from './session-total.entity';

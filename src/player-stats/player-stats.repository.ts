@@ -126,7 +126,7 @@ export function chouetteCubeResults(r: Row, actions: unknown): StatsCubeResult[]
 }
 
 /** A games row (joined to its table) as the statistics read it. */
-export function statsGameRow(r: Row): StatsGameRow {
+function statsGameRow(r: Row): StatsGameRow {
   const kind = r.kind as StatsTableKind;
   const seats = (r.seats as StatsChouetteSeats | null) ?? null;
   const sides = (r.sides as Sides | null) ?? null;

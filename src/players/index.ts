@@ -4,4 +4,3 @@ export { playerNames, PlayersRepository } from './players.repository';
 export { mapPlayer } from './players.service';
 export { PlayerDetails } from './player-details';
 export { PlayerDetailDto } from './player-stats.dto';
-export { PlayerEntity } from './player.entity';

@@ -14,7 +14,7 @@ import { SessionTables } from './session-tables';
 import { assertCanClose, assertRakeChangeable } from '../domain/session';
 import { basisPointsFromPercent, percentFromBasisPoints } from '../domain/settlement';
 
-export function mapSession(s: SessionEntity): SessionDto {
+function mapSession(s: SessionEntity): SessionDto {
   return {
     id: s.id,
     name: s.name,

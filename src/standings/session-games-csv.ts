@@ -115,7 +115,7 @@ function renderRow(g: SessionGameCsvRow): string {
 }
 
 /** One cell: a plain integer, or text guarded against formulas and quoted as RFC 4180 asks. */
-export function renderCell(column: Column, value: string | number | null): string {
+function renderCell(column: Column, value: string | number | null): string {
   if (value === null) return '';
   if (NUMERIC.has(column)) return csvInteger(value, `games CSV: ${column}`);
   return csvText(String(value));

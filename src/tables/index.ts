@@ -6,5 +6,5 @@ export { assertPlayersInClub, SessionGate } from './table-context';
 export { newMatchSetup, scoreOf } from './engines';
 export type { FinishedGameRow, MatchTableSetup } from './engines';
 export { penaltiesOf } from './games.service';
-export { GameEntity, newTableRow, TableEntity, TablePlayerEntity } from './table.entity';
+export { newTableRow, TableEntity, TablePlayerEntity } from './table.entity';
 export { MatchRulesDto, MatchRulesStateDto } from './tables.dto';

@@ -14,7 +14,7 @@ import type { MoneyTable } from '../domain/money-game';
 import { LedgerRepository, minorFromDb } from '../ledger';
 import { SessionEntity } from '../sessions';
 import { MatchTableSetup, matchStakePostings, newMatchSetup, newMoneySetup, scoreOf, StoredPenalty } from './engines';
-import { penaltiesOf, TABLE_NAMES } from './games.service';
+import { penaltiesOf } from './games.service';
 import { RatingsService } from '../ratings';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { GameEntity, newTableRow, TableEntity, TableKind } from './table.entity';
@@ -217,5 +217,3 @@ export class TablesService {
     };
   }
 }
-
-export { TABLE_NAMES };
