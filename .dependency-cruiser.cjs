@@ -11,6 +11,16 @@
 const KNOWN_CYCLE_FOLDERS = [];
 const known = `(${KNOWN_CYCLE_FOLDERS.join('|')})`;
 
+// The shared kernel: folders of src/ any file may import directly, and that import no
+// feature. Every other folder of src/ is a feature; the files at the top of src/ are the
+// composition root (app.module.ts, app.ts, main.ts, entities.ts, data-source.ts) and the
+// configuration, which is kernel too (KERNEL_FILES). docs/architecture.md: Modules.
+const KERNEL_FOLDERS = ['commands', 'common', 'db', 'domain', 'openapi'];
+const KERNEL_FILES = ['config\\.ts', 'config\\.provider\\.ts', 'config\\.module\\.ts'];
+const kernelFolder = `^src/(${KERNEL_FOLDERS.join('|')})/`;
+const kernel = [kernelFolder, `^src/(${KERNEL_FILES.join('|')})$`];
+const feature = { path: '^src/[^/]+/', pathNot: kernelFolder };
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -54,6 +64,43 @@ module.exports = {
           },
         ]
       : []),
+    {
+      name: 'features-through-index',
+      severity: 'error',
+      comment:
+        'A feature folder is used from another folder only through its index.ts (its module class, the services, functions and types it exports): not through its *.module.ts nor any other of its files. Within a folder, files import each other directly.',
+      from: { path: '^src/([^/]+)/', pathNot: kernelFolder },
+      to: { path: feature.path, pathNot: [kernelFolder, '^src/[^/]+/index\\.ts$', '^src/$1/'] },
+    },
+    {
+      name: 'composition-root-through-index',
+      severity: 'error',
+      comment:
+        'The composition root at the top of src/ (app.module.ts, app.ts, main.ts) uses the features through their index.ts too; entities.ts excepted, as data-source.ts loads it without Nest (migrations, tests): see entities-list-takes-entities.',
+      from: { path: '^src/[^/]+\\.ts$', pathNot: ['^src/entities\\.ts$', ...kernel] },
+      to: { path: feature.path, pathNot: [kernelFolder, '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'entities-list-takes-entities',
+      severity: 'error',
+      comment: 'src/entities.ts lists the TypeORM entities: it imports entity files only (*.entity.ts, *.entities.ts), no feature index that would load Nest.',
+      from: { path: '^src/entities\\.ts$' },
+      to: { path: feature.path, pathNot: [kernelFolder, '\\.entit(y|ies)\\.ts$'] },
+    },
+    {
+      name: 'kernel-not-to-features',
+      severity: 'error',
+      comment: 'The kernel (KERNEL_FOLDERS, KERNEL_FILES) is what features share: it imports no feature folder.',
+      from: { path: kernel },
+      to: feature,
+    },
+    {
+      name: 'kernel-not-to-composition-root',
+      severity: 'error',
+      comment: 'Nor the composition root at the top of src/ (app.module.ts, app.ts, entities.ts...), except the OpenAPI writer, an entry point like main.ts.',
+      from: { path: kernel, pathNot: '^src/openapi/write\\.ts$' },
+      to: { path: '^src/[^/]+\\.ts$', pathNot: kernel },
+    },
     {
       name: 'src-not-to-test-or-bench',
       severity: 'error',

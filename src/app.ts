@@ -13,7 +13,7 @@ import { findNul, scanJson } from './common/body-limits';
 import { clientErrorHandler, frameworkErrors, refuseNulInQuery } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP application; `offline` builds it without a database (OpenAPI generation). */
 export async function createApp(config: AppConfig, databaseUrl: string, opts: { offline?: boolean } = {}): Promise<NestFastifyApplication> {

@@ -6,7 +6,7 @@ import { AppConfig, ConfigError, loadConfig } from './config';
 import { migrate } from './data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
 import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';
-import { RateLimiter } from './guards/rate-limiter';
+import { RateLimiter } from './guards';
 
 /** The embedded server once started: a start that fails after it stops it again. */
 let startedServer: EmbeddedServer | null = null;

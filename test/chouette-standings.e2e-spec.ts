@@ -1,4 +1,4 @@
-import { parseCsv } from '../src/settlement/statement-csv';
+import { parseCsv } from '../src/common/csv';
 import { startApp, TestApp } from './support/app';
 import { clubWith, double, finish, pass, take } from './support/club';
 

@@ -3,7 +3,7 @@ import { ROLES } from '../common/auth';
 import { cols, decode, Row } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import { ApiKeyEntity } from './api-key.entity';
-import { API_KEY_CHANNEL } from '../guards/api-key-cache';
+import { API_KEY_CHANNEL } from '../guards';
 
 const KEY_COLUMNS = 'club_id, id, name, role, secret_hash, hint, created_at, revoked_at';
 

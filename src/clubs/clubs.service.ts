@@ -11,13 +11,13 @@ import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Tx } from '../db/tx';
 import { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyCache } from '../guards/api-key-cache';
+import { ApiKeyCache } from '../guards';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ClubEntity } from './club.entity';
 import { ApiKeyDto, ClubDto, CreateApiKeyDto, CreateClubDto, CreatedApiKeyDto, CreatedClubDto, UpdateClubDto } from './clubs.dto';
 import { ClubsRepository } from './clubs.repository';
 
-export function mapClub(c: ClubEntity): ClubDto {
+function mapClub(c: ClubEntity): ClubDto {
   return {
     id: c.id,
     name: c.name,
@@ -29,7 +29,7 @@ export function mapClub(c: ClubEntity): ClubDto {
   };
 }
 
-export function mapApiKey(k: ApiKeyEntity): ApiKeyDto {
+function mapApiKey(k: ApiKeyEntity): ApiKeyDto {
   return {
     id: k.id,
     name: k.name,

@@ -22,7 +22,7 @@ export class ApiError extends Error {
 export const notFound = (what: string) => new ApiError(ErrorCode.NOT_FOUND, `${what} not found`);
 
 /** At most this many field errors are listed in an answer; `errorCount` says how many there were. */
-export const MAX_LISTED_ERRORS = 20;
+const MAX_LISTED_ERRORS = 20;
 
 /**
  * A 400 listing field errors: the first MAX_LISTED_ERRORS of them, their total in

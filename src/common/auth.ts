@@ -47,7 +47,7 @@ export const ClubKey = createParamDecorator((_: unknown, ctx: ExecutionContext):
 
 // Tokens -----------------------------------------------------------------------------
 
-export const sha256 = (s: string) => createHash('sha256').update(s).digest();
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /**
  * Constant-time comparison with a secret known in advance, of any length (compares

@@ -11,7 +11,7 @@ export class FieldErrorDto {
 }
 
 /** RFC 9457 problem details, as every error of this API is answered. */
-export class ProblemResponse {
+class ProblemResponse {
   @ApiProperty({ description: 'URI naming the kind of problem.', example: 'urn:bgclub:problem:validation-failed' })
   type: string;
 
@@ -45,7 +45,7 @@ export class ProblemResponse {
 
 export const PROBLEM_JSON = 'application/problem+json';
 
-export function problemContent() {
+function problemContent() {
   return { [PROBLEM_JSON]: { schema: { $ref: getSchemaPath(ProblemResponse) } } };
 }
 

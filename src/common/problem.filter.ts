@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_LOGGER, AppLogger } from './logging';
 import { PROBLEM_CONTENT_TYPE, render } from './problem';
 
-export function requestIdOf(req: FastifyRequest): string | undefined {
+function requestIdOf(req: FastifyRequest): string | undefined {
   return req.id;
 }
 

@@ -6,8 +6,6 @@ import { ErrorCode, statusOf, titleOf } from './error-codes';
 import { CommitOutcomeUnknown, isDatabaseUnavailable, StatementFailed } from './db-failures';
 import { isRetryable } from './retryable';
 
-export { CommitOutcomeUnknown, isDatabaseUnavailable, isRetryable };
-
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export interface Problem {

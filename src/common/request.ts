@@ -9,7 +9,7 @@ import { ErrorCode } from './error-codes';
 import { replayKey } from './replay-seal';
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
-export function canonicalJson(v: unknown): string {
+function canonicalJson(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   const o = v as Record<string, unknown>;

@@ -6,7 +6,7 @@ import { isUuid } from './uuid';
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const TIMEZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC']);
 
-export const isCurrency = (v: unknown): v is string => typeof v === 'string' && CURRENCIES.has(v);
+const isCurrency = (v: unknown): v is string => typeof v === 'string' && CURRENCIES.has(v);
 
 /** An ISO 4217 currency code such as USD, EUR or JPY. */
 export function IsCurrency(options?: ValidationOptions) {
@@ -40,9 +40,4 @@ export class UuidParam implements PipeTransform<string, string> {
     if (!isUuid(value)) throw notFound(this.what);
     return value.toLowerCase();
   }
-}
-
-/** Minor-unit digits of a currency (JPY 0, USD 2, BHD 3). */
-export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }

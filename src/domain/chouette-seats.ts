@@ -189,7 +189,7 @@ export function canStartGame(seats: ChouetteSeats): boolean {
   return seatedCount(seats) >= 2;
 }
 
-export function assertCanStartGame(seats: ChouetteSeats): void {
+function assertCanStartGame(seats: ChouetteSeats): void {
   if (!canStartGame(seats)) {
     refuse('TOO_FEW_PLAYERS', 'R5.8', 'With fewer than two players seated no chouette game can start (R5.8)', {
       seated: seatedCount(seats),
@@ -322,15 +322,4 @@ export function leaveChouette(seats: ChouetteSeats, player: PlayerId, rules: Par
     return { box: captain, partner: null, line: rest, partnerLeft: false };
   }
   return withNextPartner({ box: captain, partner: null, line: [seats.partner, ...rest], partnerLeft: false }, rules);
-}
-
-/**
- * Checks the seats are well formed: a box, every player once, 1–12 seated.
- * Refuses INVALID_SEATS (R5.1) otherwise; for state loaded from storage.
- */
-export function assertValidSeats(seats: ChouetteSeats): void {
-  const all = seatedPlayers(seats);
-  if (all.some((p) => typeof p !== 'string' || p.length === 0) || new Set(all).size !== all.length || all.length > CHOUETTE_MAX_PLAYERS) {
-    refuse('INVALID_SEATS', 'R5.1', 'Every seated player must hold exactly one seat, at most 12 seated (R5.1)', { seats });
-  }
 }

@@ -244,7 +244,7 @@ export function finishCube(cube: CubeState): CubeState {
 }
 
 /** R1.1/R1.2: the result multiplier before Jacoby. */
-export function resultMultiplier(result: ResultKind, rules: Pick<CubeRules, 'backgammonMultiplier'>): number {
+function resultMultiplier(result: ResultKind, rules: Pick<CubeRules, 'backgammonMultiplier'>): number {
   switch (result) {
     case 'single':
       return 1;

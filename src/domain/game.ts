@@ -203,7 +203,7 @@ export function undoLastAction(setup: GameSetup, state: GameState): GameState {
 }
 
 /** The cube context of a two-sided game: side i is party i. */
-export function cubeContext(setup: GameSetup): CubeContext {
+function cubeContext(setup: GameSetup): CubeContext {
   return {
     table: setup.table,
     rules: setup.rules,

@@ -13,8 +13,8 @@ import { MatchRules, MatchRulesInput, resolveMatchRules } from './rules';
 import { validateSides } from './sides';
 import { otherSide, Side, SideIndex } from './types';
 
-export const MIN_TARGET = 1;
-export const MAX_TARGET = 63;
+const MIN_TARGET = 1;
+const MAX_TARGET = 63;
 
 export interface MatchInput {
   readonly sides: unknown;

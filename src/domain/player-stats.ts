@@ -142,7 +142,7 @@ export function sidesOf(game: Pick<StatsGame, 'kind' | 'sides' | 'seats'>): [Pla
 }
 
 /** The side (0 or 1) the player sat on, or null when he is on neither. */
-export function sideOfPlayer(sides: readonly [readonly PlayerId[], readonly PlayerId[]], playerId: PlayerId): SideIndex | null {
+function sideOfPlayer(sides: readonly [readonly PlayerId[], readonly PlayerId[]], playerId: PlayerId): SideIndex | null {
   if (sides[0].includes(playerId)) return 0;
   if (sides[1].includes(playerId)) return 1;
   return null;
@@ -158,7 +158,7 @@ type OutcomeGame = Pick<StatsGame, 'kind' | 'sides' | 'seats' | 'winnerSide' | '
  * positive when the box came out ahead. Stakes (R5.11) are left out: they price the
  * pairs, they do not change who won.
  */
-export function boxPointsNet(cubes: readonly StatsCubeResult[]): number {
+function boxPointsNet(cubes: readonly StatsCubeResult[]): number {
   return cubes.reduce((net, c) => (c.winner === 'box' ? net + c.points : net - c.points), 0);
 }
 
@@ -167,7 +167,7 @@ export function boxPointsNet(cubes: readonly StatsCubeResult[]): number {
  * chouette (R5.4, R5.5): a member's is his own cube's; the box's and his partner's is
  * the sign of the box's net in points over every cube (even: neither).
  */
-export function outcomeOf(game: OutcomeGame, playerId: PlayerId): GameOutcome {
+function outcomeOf(game: OutcomeGame, playerId: PlayerId): GameOutcome {
   if (game.kind === 'chouette') {
     const seats = game.seats;
     const cubes = game.cubes ?? [];

@@ -39,7 +39,7 @@ export type MoneyRulesInput = Partial<MoneyRules>;
 export type MatchRulesInput = Partial<MatchRules>;
 
 /** R2.2 default cube limit. */
-export const DEFAULT_CUBE_LIMIT = 64;
+const DEFAULT_CUBE_LIMIT = 64;
 
 /**
  * The highest cube value the service can record at all, even with `cubeLimit: null`:
@@ -48,7 +48,7 @@ export const DEFAULT_CUBE_LIMIT = 64;
 export const MAX_CUBE_VALUE = 2 ** 50;
 
 /** R2.7: the most automatic doubles a table may allow per game (2^6 = 64, the default limit). */
-export const MAX_AUTOMATIC_DOUBLES = 6;
+const MAX_AUTOMATIC_DOUBLES = 6;
 
 /** R4.3 defaults. */
 export const MONEY_DEFAULTS: MoneyRules = Object.freeze({

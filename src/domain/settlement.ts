@@ -18,7 +18,7 @@ import { assertMinor, fromBigMinor, sumMinor } from './money';
 export const HOUSE = 'house';
 
 /** Basis points in 100 %: rakePercent 2.5 % is stored as 250. */
-export const BASIS_POINTS_PER_WHOLE = 10_000;
+const BASIS_POINTS_PER_WHOLE = 10_000;
 
 export interface Balance {
   party: string;

@@ -24,7 +24,7 @@ export interface Standing extends StandingInput {
 }
 
 /** The board's order: net desc, games won desc, name, id. */
-export function compareStandings(a: StandingInput, b: StandingInput): number {
+function compareStandings(a: StandingInput, b: StandingInput): number {
   if (a.netMinor !== b.netMinor) return a.netMinor > b.netMinor ? -1 : 1;
   if (a.gamesWon !== b.gamesWon) return b.gamesWon - a.gamesWon;
   return compareParty(a.name, b.name) || compareParty(a.playerId, b.playerId);

@@ -132,7 +132,7 @@ function markIntegers(v: unknown, name?: string): void {
 }
 
 /** Object keys sorted at every level, so the committed document diffs cleanly. */
-export function sortDeep(v: unknown): unknown {
+function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
   if (v && typeof v === 'object') {
     return Object.fromEntries(

@@ -5,10 +5,8 @@ import { ChouetteGameSetup, replayChouetteGame } from '../domain/chouette';
 import type { GameAction } from '../domain/game';
 import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, StatsSessionNet, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind, SideIndex } from '../domain/types';
-import { minorFromDb } from '../ledger/ledger.repository';
-import type { FinishedGameRow } from '../tables/engines';
-import { decodeTable, MatchTableRow } from '../tables/stored-state';
-import { TableEntity } from '../tables/table.entity';
+import { minorFromDb } from '../ledger';
+import { decodeTable, type FinishedGameRow, MatchTableRow, TableEntity } from '../tables';
 
 type Sides = readonly [readonly string[], readonly string[]];
 

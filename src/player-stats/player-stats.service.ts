@@ -3,11 +3,8 @@ import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { Db } from '../db/db.service';
 import { computePlayerStats, StatsMatch } from '../domain/player-stats';
-import { penaltiesOf, scoreOf } from '../tables/engines';
-import { PlayerDetails } from '../players/player-details';
-import { PlayerDetailDto } from '../players/player-stats.dto';
-import { PlayersRepository } from '../players/players.repository';
-import { mapPlayer } from '../players/players.service';
+import { penaltiesOf, scoreOf } from '../tables';
+import { mapPlayer, PlayerDetailDto, PlayerDetails, PlayersRepository } from '../players';
 import { lowerSides, PlayerStatsRepository } from './player-stats.repository';
 
 /** `GET /v1/players/{id}`: the player with his statistics, from one snapshot. */

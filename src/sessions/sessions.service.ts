@@ -5,7 +5,7 @@ import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
-import { ClubsRepository } from '../clubs/clubs.repository';
+import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
@@ -16,7 +16,7 @@ import { SessionTables } from './session-tables';
 import { assertCanClose, assertRakeChangeable } from '../domain/session';
 import { basisPointsFromPercent, percentFromBasisPoints } from '../domain/settlement';
 
-export function mapSession(s: SessionEntity): SessionDto {
+function mapSession(s: SessionEntity): SessionDto {
   return {
     id: s.id,
     name: s.name,

@@ -5,7 +5,7 @@ import { OptionalNullable } from '../common/validation';
 import { IsCurrency } from '../common/validators';
 
 /** A player id (UUID) or the club's house account. */
-export const PARTY_RE = /^(house|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const PARTY_RE = /^(house|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const PARTY_DOC = 'A player id, or `"house"` for the club\'s house account (R6.4).';
 const LEDGER_KINDS = ['game', 'void', 'match-stake', 'rake'] as const;
 

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { cols, decode, Decoder } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
-import { LedgerKind } from '../ledger/ledger-entry.entity';
-import { LEDGER_KINDS, minorFromDb } from '../ledger/ledger.repository';
-import { PaymentEntity } from '../payments/payment.entity';
-import { SessionEntity } from '../sessions/session.entity';
+import { LEDGER_KINDS, LedgerKind, minorFromDb } from '../ledger';
+import { PaymentEntity } from '../payments';
+import { SessionEntity } from '../sessions';
 
 export interface LedgerLine {
   id: string;

@@ -5,18 +5,17 @@ import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
-import { ClubsRepository } from '../clubs/clubs.repository';
+import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
-import { addToVolumes, minorFromDb } from '../ledger/ledger.repository';
-import { PaymentEntity } from '../payments/payment.entity';
-import { SessionEntity } from '../sessions/session.entity';
-import { SessionsRepository } from '../sessions/sessions.repository';
-import { assertPlayersInClub } from '../tables/table-context';
+import { addToVolumes, minorFromDb } from '../ledger';
+import { PaymentEntity } from '../payments';
+import { SessionEntity, SessionsRepository } from '../sessions';
+import { assertPlayersInClub } from '../tables';
 import {
   BalanceDto,
   BalancesQuery,
@@ -31,7 +30,7 @@ import {
   PlayerTotalDto,
 } from './settlement.dto';
 import { SettlementRepository } from './settlement.repository';
-import { playerNames } from '../players/players.repository';
+import { playerNames } from '../players';
 
 const TABLE_ROUTES = { match: 'matches', money: 'money-games', chouette: 'chouettes' } as const;
 

@@ -1,4 +1,4 @@
-import { parseCsv } from '../settlement/statement-csv';
+import { parseCsv } from '../common/csv';
 import { renderSessionGamesCsv, SESSION_GAMES_COLUMNS, SessionGameCsvRow } from './session-games-csv';
 
 const game = (g: Partial<SessionGameCsvRow> = {}): SessionGameCsvRow => ({

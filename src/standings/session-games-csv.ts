@@ -38,7 +38,7 @@
  * or LF is quoted with `"` doubled; every text field starting with `=` `+` `-` `@`
  * TAB CR or `'` gets a leading `'` (a player named `=HYPERLINK(…)` stays text).
  * Records end with CRLF, the last one included; no byte-order mark. `parseCsv`
- * (statement-csv.ts) reads it back.
+ * (src/common/csv.ts) reads it back.
  */
 import { CRLF, csvInteger, csvText } from '../common/csv';
 
@@ -115,7 +115,7 @@ function renderRow(g: SessionGameCsvRow): string {
 }
 
 /** One cell: a plain integer, or text guarded against formulas and quoted as RFC 4180 asks. */
-export function renderCell(column: Column, value: string | number | null): string {
+function renderCell(column: Column, value: string | number | null): string {
   if (value === null) return '';
   if (NUMERIC.has(column)) return csvInteger(value, `games CSV: ${column}`);
   return csvText(String(value));

@@ -3,7 +3,7 @@ import { cols, Row, RowDecodeError } from '../db/decode';
 import type { Reads } from '../db/tx';
 import type { StatsGame, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind } from '../domain/types';
-import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, resultOrNull, seatsOrNull, sidesOrNull, TABLE_SIDES_SQL } from '../player-stats/player-stats.repository';
+import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, resultOrNull, seatsOrNull, sidesOrNull, TABLE_SIDES_SQL } from '../player-stats';
 
 const TABLE_KINDS: readonly StatsTableKind[] = ['match', 'money', 'chouette'];
 const STATUSES: ReadonlyArray<SessionGameRow['status']> = ['finished', 'voided', 'abandoned'];

@@ -8,12 +8,12 @@ import { Db } from '../db/db.service';
 import { gameCounts, sidesOf, winnersOf } from '../domain/player-stats';
 import { HOUSE } from '../domain/settlement';
 import { rankStandings } from '../domain/standings';
-import { SessionsRepository } from '../sessions/sessions.repository';
-import { SettlementRepository } from '../settlement/settlement.repository';
+import { SessionsRepository } from '../sessions';
+import { SettlementRepository } from '../settlement';
 import { SessionGameCsvRow } from './session-games-csv';
 import { SessionGameDto, StandingsDto } from './standings.dto';
 import { SessionGameRow, StandingsRepository } from './standings.repository';
-import { playerNames } from '../players/players.repository';
+import { playerNames } from '../players';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -27,7 +27,7 @@ const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER
  * The same game routes on every kind of table (API.md "Games and cube actions"):
  * /v1/matches/{id}/games, /v1/money-games/{id}/games, /v1/chouettes/{id}/games.
  */
-export function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<unknown> {
+function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<unknown> {
   const id = () => Param('id', new UuidParam(tag));
 
   @ApiTags(tag === 'Match' ? 'Matches' : tag === 'Money game' ? 'Money games' : 'Chouettes')

@@ -12,9 +12,8 @@ import { inBatch } from '../domain/errors';
 import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
 import type { GameAction } from '../domain/game';
 import type { SideIndex } from '../domain/types';
-import { LedgerEntryEntity } from '../ledger/ledger-entry.entity';
-import { LedgerRepository, minorFromDb, NewEntry } from '../ledger/ledger.repository';
-import { SessionEntity } from '../sessions/session.entity';
+import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
+import { SessionEntity } from '../sessions';
 import {
   chouettePostings,
   chouetteSeatsAfter,
@@ -32,7 +31,7 @@ import {
   scoreOf,
 } from './engines';
 import { SessionGate } from './table-context';
-import { RatingsService } from '../ratings/ratings.service';
+import { RatingsService } from '../ratings';
 import { decodeGame, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';

@@ -8,7 +8,7 @@ import { isCrawfordGame, StoredAction, StoredGame } from './stored-state';
  * with the value each offer makes the cube (a double of a 2-cube offers 4, a beaver
  * of that offer makes it 8).
  */
-export function matActions(actions: StoredAction[], sideOf: (playerId: string) => SideIndex): MatGameAction[] {
+function matActions(actions: StoredAction[], sideOf: (playerId: string) => SideIndex): MatGameAction[] {
   const out: MatGameAction[] = [];
   let cube = 1;
   let offered = 0;

@@ -4,8 +4,8 @@ import { ErrorCode } from '../common/error-codes';
 import type { Reads } from '../db/tx';
 import { assertSessionOpen } from '../domain/session';
 import { assertPlayersKnown } from '../domain/table-commands';
-import { SessionEntity } from '../sessions/session.entity';
-import { playerNames } from '../players/players.repository';
+import { SessionEntity } from '../sessions';
+import { playerNames } from '../players';
 import { decodeSessionRow } from './tables.repository';
 
 /** Session checks shared by every table command (R6.1, R6.7). */

@@ -163,7 +163,7 @@ export class CreateMoneyGameDto {
   rules?: MoneyRulesDto;
 }
 
-export const ACTION_TYPES = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish'] as const;
+const ACTION_TYPES = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** The field belongs to these action types only (a finish has no `by`, a take no `winner`): anything else is refused, not stored. */

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
-import { SessionEntity } from '../sessions/session.entity';
-import type { SessionTables } from '../sessions/session-tables';
+import { SessionEntity, type SessionTables } from '../sessions';
 import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 
 const TABLE_STATUSES: readonly StoredTable['status'][] = ['in-progress', 'finished'];

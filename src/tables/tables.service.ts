@@ -12,17 +12,17 @@ import { Db } from '../db/db.service';
 import type { Reads } from '../db/tx';
 import { assertStakeHasSession } from '../domain/session';
 import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
-import { LedgerRepository, minorFromDb } from '../ledger/ledger.repository';
-import { SessionEntity } from '../sessions/session.entity';
+import { LedgerRepository, minorFromDb } from '../ledger';
+import { SessionEntity } from '../sessions';
 import { matchStakePostings, newMatchSetup, newMoneySetup, penaltiesOf, scoreOf, StoredPenalty } from './engines';
 import { TABLE_NAMES } from './games.service';
-import { RatingsService } from '../ratings/ratings.service';
+import { RatingsService } from '../ratings';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { newTableRow } from './table.entity';
 import { isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
-import { playerNames } from '../players/players.repository';
+import { playerNames } from '../players';
 
 /** A game as listed in its table's state. */
 export function gameSummary(g: StoredGame): GameSummaryDto {

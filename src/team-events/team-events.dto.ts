@@ -4,7 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsS
 import { ListQuery } from '../common/pagination';
 import { MoneyMinor } from '../common/validation';
 import { MAX_BOARDS } from '../domain/team-event';
-import { MatchRulesDto, MatchRulesStateDto } from '../tables/tables.dto';
+import { MatchRulesDto, MatchRulesStateDto } from '../tables';
 
 // ---- requests ---------------------------------------------------------------------
 

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Columns, cols, Decoder, RowDecodeError } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import type { SideIndex } from '../domain/types';
-import { sideOf } from '../player-stats/player-stats.repository';
-import { decodeTableJson, MatchTableRow } from '../tables/stored-state';
+import { sideOf } from '../player-stats';
+import { decodeTableJson, MatchTableRow } from '../tables';
 import { StoredTeam, TeamEventEntity } from './team-event.entity';
 
 /** An event as read, with its session's currency. */

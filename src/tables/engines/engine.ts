@@ -5,7 +5,7 @@
 import { applyAction, GameAction, GameSetup, GameState, newGame, replay } from '../../domain/game';
 import type { Payout } from '../../domain/payouts';
 import { rakeFor } from '../../domain/settlement';
-import type { LedgerKind } from '../../ledger/ledger-entry.entity';
+import type { LedgerKind } from '../../ledger';
 
 export interface Posting extends Payout {
   kind: LedgerKind;

@@ -1,0 +1,4 @@
+/** Ratings: what the rest of the app may use of src/ratings. */
+export { RatingsModule } from './ratings.module';
+export { RatingsService } from './ratings.service';
+export type { AppliedRating } from './ratings.service';

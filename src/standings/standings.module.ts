@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions';
+import { SettlementModule } from '../settlement';
+import { StandingsController } from './standings.controller';
+import { StandingsRepository } from './standings.repository';
+import { StandingsService } from './standings.service';
+
+/** Standings of a session and its games, computed on read from the finished games. */
+@Module({
+  imports: [SessionsModule, SettlementModule],
+  controllers: [StandingsController],
+  providers: [StandingsRepository, StandingsService],
+})
+export class StandingsModule {}

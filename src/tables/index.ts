@@ -1,0 +1,11 @@
+/** Tables and games: what the rest of the app may use of src/tables. */
+export { TablesModule } from './tables.module';
+export { SessionTablesModule } from './session-tables.module';
+export { TablesRepository } from './tables.repository';
+export { assertPlayersInClub, SessionGate } from './table-context';
+export { newMatchSetup, penaltiesOf, scoreOf } from './engines';
+export type { FinishedGameRow, MatchTableSetup } from './engines';
+export { decodeTable, decodeTableJson } from './stored-state';
+export type { MatchTableRow } from './stored-state';
+export { newTableRow, TableEntity, TablePlayerEntity } from './table.entity';
+export { MatchRulesDto, MatchRulesStateDto } from './tables.dto';
