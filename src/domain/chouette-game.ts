@@ -456,7 +456,7 @@ function normalise(action: GameAction): Normalised {
   if (typeof action !== 'object' || action === null) {
     refuse('INVALID_ACTION', null, 'An action is an object with a type');
   }
-  const raw = action as unknown as Record<string, unknown>;
+  const raw: Readonly<Record<string, unknown>> = { ...action };
   const type = raw.type;
   if (type === 'finish') {
     if (typeof raw.result !== 'string' || !RESULTS.includes(raw.result)) {

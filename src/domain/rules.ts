@@ -185,10 +185,11 @@ function resolve<T extends CubeRules>(kind: TableKind, input: object, defaults: 
     });
   }
   const startValue = 2 ** autos;
-  if (startValue > effectiveCubeLimit(merged as unknown as CubeRules)) {
+  if (startValue > effectiveCubeLimit({ cubeLimit: limit })) {
     refuse('INVALID_AUTOMATIC_DOUBLES', 'R2.7', `${String(autos)} automatic doubles would start the cube at ${startValue}, above the cube limit of ${String(limit)} (R2.7, R2.2)`, {
       setting: 'automaticDoubles',
     });
   }
-  return Object.freeze(merged) as unknown as T;
+  // The defaults' type, with every given setting checked above.
+  return Object.freeze({ ...defaults, ...merged });
 }

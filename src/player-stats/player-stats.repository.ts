@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
 import type { Reads } from '../db/tx';
-import { ChouetteGameSetup, replayChouetteGame } from '../domain/chouette';
-import type { GameAction } from '../domain/game';
+import { replayChouetteGame } from '../domain/chouette';
 import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, StatsSessionNet, StatsTableKind } from '../domain/player-stats';
 import type { ResultKind, SideIndex } from '../domain/types';
 import { minorFromDb } from '../ledger';
-import { decodeTable, type FinishedGameRow, MatchTableRow, TableEntity } from '../tables';
+import { decodeChouetteLog, decodeTable, type FinishedGameRow, MatchTableRow, TableEntity, toDomainAction } from '../tables';
 
 type Sides = readonly [readonly string[], readonly string[]];
 
@@ -127,11 +126,10 @@ export function lowerSeats(seats: StatsChouetteSeats): StatsChouetteSeats {
  */
 export function chouetteCubeResults(r: Row, actions: unknown): StatsCubeResult[] {
   const c = cols(r);
-  const setup = c.objectOrNull('chouette_setup');
-  if (c.text('kind') !== 'chouette' || !setup) return [];
-  if (actions !== null && actions !== undefined && !Array.isArray(actions)) throw new RowDecodeError('actions', 'json array', actions);
+  if (c.text('kind') !== 'chouette' || c.json('chouette_setup') === null) return [];
   // The setup and the log as the app recorded them: the replay checks both against the rules.
-  const state = replayChouetteGame(setup as unknown as ChouetteGameSetup, (actions ?? []) as GameAction[], c.intOrNull('automatic_doubles') ?? 0);
+  const log = decodeChouetteLog('chouette game', c.json('chouette_setup'), actions);
+  const state = replayChouetteGame(log.setup, log.actions.map(toDomainAction), c.intOrNull('automatic_doubles') ?? 0);
   return state.settlement.map((s) => ({ member: lower(s.member), winner: s.winner, points: s.points, endedBy: s.endedBy }));
 }
 

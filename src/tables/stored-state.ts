@@ -444,6 +444,15 @@ export function decodeGame<K extends TableKind>(raw: RawGame, kind: K): StoredGa
   };
 }
 
+/** A chouette game's stored setup and action log, checked: statistics replay them outside the tables. */
+export function decodeChouetteLog(label: string, setup: unknown, actions: unknown): { setup: ChouetteGameSetup; actions: StoredAction[] } {
+  const f = new Field(label, '');
+  assertChouetteGameSetup(setup, f.at('setup'));
+  const log = actions ?? [];
+  assertArray(log, f.at('actions'), assertAction);
+  return { setup, actions: log };
+}
+
 /**
  * A game row read without its table's kind: the kind is the one its setup names (a
  * chouette game's `kind`, a two-sided game's `table`), then checked as such.
