@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { conflict } from '../db/connection';
 import { cols, Row } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
+import { versionedUpdate } from '../db/versioned-update';
 import { ClubEntity } from './club.entity';
 
 const CLUB_COLUMNS = 'club_id, name, currency, timezone, version, created_at, updated_at';
@@ -42,20 +42,14 @@ export class ClubsRepository {
    * The club with `changes` (undefined: unchanged), its version one higher, guarded by the
    * version read (409 CONFLICT when the row moved on): the row as it now is.
    */
-  async update(tx: Tx, club: ClubEntity, changes: Partial<Pick<ClubEntity, 'name' | 'currency' | 'timezone'>>): Promise<ClubEntity> {
-    const values: unknown[] = [club.id, club.version];
-    const set: string[] = [];
-    const change = (column: string, value: unknown) => {
-      if (value === undefined) return;
-      values.push(value);
-      set.push(`${column} = $${values.length}`);
-    };
-    change('name', changes.name);
-    change('currency', changes.currency);
-    change('timezone', changes.timezone);
-    set.push('version = version + 1', 'updated_at = now()');
-    const rows = await tx.writeReturning({ text: `UPDATE clubs SET ${set.join(', ')} WHERE club_id = $1 AND version = $2 RETURNING ${CLUB_COLUMNS}`, values }, decodeClub);
-    if (rows.length !== 1) throw conflict();
-    return rows[0];
+  update(tx: Tx, club: ClubEntity, changes: Partial<Pick<ClubEntity, 'name' | 'currency' | 'timezone'>>): Promise<ClubEntity> {
+    const write = versionedUpdate({
+      table: 'clubs',
+      key: { club_id: club.id },
+      version: club.version,
+      set: { name: changes.name, currency: changes.currency, timezone: changes.timezone },
+      returning: CLUB_COLUMNS,
+    });
+    return tx.guardedReturning(write, decodeClub);
   }
 }

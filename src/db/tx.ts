@@ -86,6 +86,13 @@ export class Tx implements Reads {
     if ((await this.now(w.text, w.values, options)).rowCount !== 1) throw conflict();
   }
 
+  /** An immediate guarded write with RETURNING: exactly one row, decoded, or 409 CONFLICT. */
+  async guardedReturning<T>(w: ImmediateWrite, decode: Decoder<T>, options?: StatementOptions): Promise<T> {
+    const rows = (await this.now(w.text, w.values, options)).rows;
+    if (rows.length !== 1) throw conflict();
+    return decode(rows[0]);
+  }
+
   /** Queues a write for the COMMIT (see the class comment). */
   defer(w: DeferredWrite): void {
     this.deferred.push(w);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { conflict } from '../db/connection';
 import { cols, Row, RowDecodeError } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
+import { versionedUpdate } from '../db/versioned-update';
 import { PlayerEntity } from './player.entity';
 
 const PLAYER_COLUMNS = 'club_id, id, name, nickname, rating, experience, version, created_at, updated_at';
@@ -68,21 +68,8 @@ export class PlayersRepository {
    * The player with `changes` (undefined: unchanged), his version one higher, guarded by
    * the version read (409 CONFLICT when the row moved on): the row as it now is.
    */
-  async update(tx: Tx, p: PlayerEntity, changes: Partial<Pick<PlayerEntity, 'name' | 'nickname' | 'rating' | 'experience'>>): Promise<PlayerEntity> {
-    const values: unknown[] = [p.clubId, p.id, p.version];
-    const set: string[] = [];
-    const change = (column: string, value: unknown) => {
-      if (value === undefined) return;
-      values.push(value);
-      set.push(`${column} = $${values.length}`);
-    };
-    change('name', changes.name);
-    change('nickname', changes.nickname);
-    change('rating', changes.rating);
-    change('experience', changes.experience);
-    set.push('version = version + 1', 'updated_at = now()');
-    const rows = await tx.writeReturning({ text: `UPDATE players SET ${set.join(', ')} WHERE club_id = $1 AND id = $2 AND version = $3 RETURNING ${PLAYER_COLUMNS}`, values }, decodePlayer);
-    if (rows.length !== 1) throw conflict();
-    return rows[0];
+  update(tx: Tx, p: PlayerEntity, changes: Partial<Pick<PlayerEntity, 'name' | 'nickname' | 'rating' | 'experience'>>): Promise<PlayerEntity> {
+    const set = { name: changes.name, nickname: changes.nickname, rating: changes.rating, experience: changes.experience };
+    return tx.guardedReturning(versionedUpdate({ table: 'players', key: { club_id: p.clubId, id: p.id }, version: p.version, set, returning: PLAYER_COLUMNS }), decodePlayer);
   }
 }

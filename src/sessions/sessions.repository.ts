@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/api-error';
-import { conflict } from '../db/connection';
 import { cols, Row } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
+import { versionedUpdate } from '../db/versioned-update';
 import { SessionEntity } from './session.entity';
 
 const SESSION_COLUMNS = 'club_id, id, name, currency, status, rake_bp, starts_at, closed_at, version, created_at, updated_at';
@@ -73,29 +73,19 @@ export class SessionsRepository {
    * the version read (409 CONFLICT when the row moved on): the row as it now is.
    */
   update(tx: Tx, s: SessionEntity, changes: SessionChanges): Promise<SessionEntity> {
-    const values: unknown[] = [s.clubId, s.id, s.version];
-    const set: string[] = [];
-    const change = (column: string, value: unknown) => {
-      if (value === undefined) return;
-      values.push(value);
-      set.push(`${column} = $${values.length}`);
-    };
-    change('name', changes.name);
-    change('starts_at', changes.startsAt);
-    change('rake_bp', changes.rakeBp);
-    return this.guarded(tx, set, values);
+    const set = { name: changes.name, starts_at: changes.startsAt, rake_bp: changes.rakeBp };
+    return tx.guardedReturning(versionedUpdate({ table: 'sessions', key: { club_id: s.clubId, id: s.id }, version: s.version, set, returning: SESSION_COLUMNS }), decodeSession);
   }
 
   /** Closes the session now (closed_at: the transaction's time), guarded like update. */
   close(tx: Tx, s: SessionEntity): Promise<SessionEntity> {
-    return this.guarded(tx, [`status = 'closed'`, 'closed_at = now()'], [s.clubId, s.id, s.version]);
-  }
-
-  /** `UPDATE sessions SET <set>, version = version + 1, updated_at = now()` of the row at the version read ($1, $2, $3). */
-  private async guarded(tx: Tx, set: string[], values: unknown[]): Promise<SessionEntity> {
-    const text = `UPDATE sessions SET ${[...set, 'version = version + 1', 'updated_at = now()'].join(', ')} WHERE club_id = $1 AND id = $2 AND version = $3 RETURNING ${SESSION_COLUMNS}`;
-    const rows = await tx.writeReturning({ text, values }, decodeSession);
-    if (rows.length !== 1) throw conflict();
-    return rows[0];
+    const write = versionedUpdate({
+      table: 'sessions',
+      key: { club_id: s.clubId, id: s.id },
+      version: s.version,
+      setSql: [`status = 'closed'`, 'closed_at = now()'],
+      returning: SESSION_COLUMNS,
+    });
+    return tx.guardedReturning(write, decodeSession);
   }
 }
