@@ -4,9 +4,8 @@ import { ErrorCode } from '../common/error-codes';
 import type { Reads } from '../db/tx';
 import { assertSessionOpen } from '../domain/session';
 import { assertPlayersKnown } from '../domain/table-commands';
-import { SessionEntity } from '../sessions';
+import { SessionEntity, decodeSession } from '../sessions';
 import { playerNames } from '../players';
-import { decodeSessionRow } from './tables.repository';
 
 /** Session checks shared by every table command (R6.1, R6.7). */
 @Injectable()
@@ -17,7 +16,7 @@ export class SessionGate {
    */
   async openSession(tx: Reads, clubId: string, sessionId: string | null): Promise<SessionEntity | null> {
     if (!sessionId) return null;
-    const s = await tx.maybeOne(`SELECT * FROM sessions WHERE club_id = $1 AND id = $2 FOR SHARE`, [clubId, sessionId], decodeSessionRow);
+    const s = await tx.maybeOne(`SELECT * FROM sessions WHERE club_id = $1 AND id = $2 FOR SHARE`, [clubId, sessionId], decodeSession);
     return this.check(sessionId, s);
   }
 

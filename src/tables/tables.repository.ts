@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
-import { SessionEntity, type SessionTables } from '../sessions';
+import { decodeSession, SessionEntity, type SessionTables } from '../sessions';
 import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 
 const TABLE_STATUSES: readonly StoredTable['status'][] = ['in-progress', 'finished'];
 const GAME_STATUSES: readonly StoredGame['status'][] = ['in-progress', 'finished', 'voided', 'abandoned'];
-const SESSION_STATUSES: readonly SessionEntity['status'][] = ['open', 'closed'];
 
 /**
  * The columns of a `game_tables` row; its JSON columns still to be checked against its
@@ -63,24 +62,6 @@ const gameColumns = (r: Row): RawGame => {
 
 /** A game read without its table's kind: checked as the kind its setup names. */
 const decodeStoredGame: Decoder<StoredGame> = (r) => decodeAnyGame(gameColumns(r));
-
-/** A `sessions` row, read directly or through row_to_json; CHAR(3) currency trimmed. */
-export const decodeSessionRow: Decoder<SessionEntity> = (r) => {
-  const c = cols(r);
-  return {
-    clubId: c.text('club_id'),
-    id: c.text('id'),
-    name: c.text('name'),
-    currency: c.text('currency').trim(),
-    status: c.oneOf('status', SESSION_STATUSES),
-    rakeBp: c.int('rake_bp'),
-    startsAt: c.dateOrNull('starts_at'),
-    closedAt: c.dateOrNull('closed_at'),
-    version: c.int('version'),
-    createdAt: c.date('created_at'),
-    updatedAt: c.date('updated_at'),
-  };
-};
 
 /** A side of a two-sided game: 0 or 1. */
 function side(c: Columns, name: string): 0 | 1 {
@@ -168,7 +149,7 @@ export class TablesRepository implements SessionTables {
     );
     if (!found) return null;
     const t = tableOf(kind)(found.t);
-    const session = found.s ? decodeSessionRow(found.s) : null;
+    const session = found.s ? decodeSession(found.s) : null;
     let game = found.g ? decodeStoredGame(found.g) : null;
     if (gameNo !== null && !game) game = await this.game(tx, clubId, id, gameNo);
     return { t, session, game: game && decodeGame(game, kind) };
@@ -192,7 +173,7 @@ export class TablesRepository implements SessionTables {
 
   /** A session of the club, or null (a table's session, read without a lock). */
   session(tx: Reads, clubId: string, id: string): Promise<SessionEntity | null> {
-    return tx.maybeOne(`SELECT * FROM sessions WHERE club_id = $1 AND id = $2`, [clubId, id], decodeSessionRow);
+    return tx.maybeOne(`SELECT * FROM sessions WHERE club_id = $1 AND id = $2`, [clubId, id], decodeSession);
   }
 
   /**
