@@ -31,8 +31,9 @@ describe.each<PoolMode>(['session', 'transaction'])('one transaction per command
       c.traced = true;
       const original = c.query;
       c.query = function (this: unknown, ...args: unknown[]) {
-        const q = args[0] as string | { text: string; name?: string };
-        sent?.push(typeof q === 'string' ? q : `${q.name ? '[prepared] ' : '[parameters] '}${q.text}`);
+        // A message of text alone goes by the simple protocol (as a plain string would).
+        const q = args[0] as string | { text: string; name?: string; values?: unknown[] };
+        sent?.push(typeof q === 'string' ? q : q.name ? `[prepared] ${q.text}` : q.values ? `[parameters] ${q.text}` : q.text);
         return original.apply(this, args);
       };
     });
@@ -224,6 +225,27 @@ describe.each<PoolMode>(['session', 'transaction'])('one transaction per command
     });
     await expect(first).rejects.toMatchObject({ driverError: { code: '22021' } });
     await outsideTransaction();
+  });
+
+  it('bounds the whole unit of work by the timeout: time spent waiting for a connection is taken from its statements', async () => {
+    const small = createPool({ url, size: 1, mode, timeoutMs: 1000 });
+    const bounded = new UnitOfWork(small, mode, 1000);
+    try {
+      const held = await small.connect();
+      setTimeout(() => held.release(), 600);
+      const started = Date.now();
+      const slow = bounded.transaction((tx) => tx.rows('SELECT pg_sleep(3) AS s', [], () => 0));
+      await expect(slow).rejects.toThrow(/Query read timeout/);
+      // Not 600 ms of waiting plus a full second for the statement.
+      expect(Date.now() - started).toBeLessThan(1400);
+      const once = Date.now();
+      const held2 = await small.connect();
+      setTimeout(() => held2.release(), 600);
+      await expect(bounded.once.rows('SELECT pg_sleep(3) AS s', [], () => 0)).rejects.toThrow(/Query read timeout/);
+      expect(Date.now() - once).toBeLessThan(1400);
+    } finally {
+      await small.end();
+    }
   });
 
   if (mode === 'session') {

@@ -1,4 +1,4 @@
-import type { PoolClient, QueryResult } from 'pg';
+import type { PoolClient, QueryConfig, QueryResult } from 'pg';
 import { ApiError } from '../common/api-error';
 import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from '../common/db-failures';
 import { ErrorCode } from '../common/error-codes';
@@ -52,11 +52,17 @@ export class Connection {
   private sent = false;
   private done = false;
 
+  /**
+   * `deadline` (ms since the epoch): when the whole unit of work must have heard back,
+   * taking the connection included. Each statement may wait only what is left of it
+   * (node-postgres' query_timeout), so waits do not add up past DB_TIMEOUT_MS.
+   */
   constructor(
     private readonly client: PoolClient,
     private readonly mode: PoolMode,
     timeoutMs: number,
     isolation?: 'REPEATABLE READ',
+    private readonly deadline: number = Date.now() + timeoutMs,
   ) {
     let begin = isolation ? `BEGIN ISOLATION LEVEL ${isolation}` : 'BEGIN';
     if (mode === 'transaction') {
@@ -73,10 +79,10 @@ export class Connection {
         this.beginPending = false;
         this.sent = true;
         const exec = await this.executable(text, values, prepare);
-        if (exec !== null) return last(await this.client.query(`${this.begin}; ${exec}`));
-        await this.client.query(this.begin);
+        if (exec !== null) return last(await this.send(`${this.begin}; ${exec}`));
+        await this.send(this.begin);
       }
-      return one(await this.client.query(prepare && this.mode === 'session' ? { name: nameOf(text, 'bg'), text, values: [...values] } : { text, values: [...values] }));
+      return one(await this.send(text, values, prepare && this.mode === 'session'));
     } catch (e) {
       throw asStatementFailed(e, text, values);
     }
@@ -96,7 +102,7 @@ export class Connection {
     const withCommit = (sql: string) => {
       commitSent = true;
       this.sent = true;
-      return this.client.query(sql);
+      return this.send(sql);
     };
     try {
       if (batch) {
@@ -104,11 +110,9 @@ export class Connection {
         if (exec !== null) {
           await withCommit(`${begin ? `${this.begin}; ` : ''}${exec}; COMMIT`);
         } else {
-          if (begin) await this.client.query(this.begin);
+          if (begin) await this.send(this.begin);
           this.sent = true;
-          await this.client.query(
-            this.mode === 'session' ? { name: nameOf(batch.text, 'bg'), text: batch.text, values: [...batch.values] } : { text: batch.text, values: [...batch.values] },
-          );
+          await this.send(batch.text, batch.values, this.mode === 'session');
           await withCommit('COMMIT');
         }
       } else if (!begin) {
@@ -133,11 +137,24 @@ export class Connection {
     this.done = true;
     if (cause instanceof CommitOutcomeUnknown || isDatabaseUnavailable(cause)) return true;
     try {
-      await this.client.query('ROLLBACK');
+      await this.send('ROLLBACK');
       return false;
     } catch {
       return true;
     }
+  }
+
+  /**
+   * Sends one message: simple protocol for text alone (several statements may go in it),
+   * extended with values (a named statement when `named`), waiting at most what is left
+   * of the deadline.
+   */
+  private send(text: string, values?: readonly unknown[], named = false): Promise<QueryResult | QueryResult[]> {
+    // node-postgres reads query_timeout from a query's config too (its types omit it).
+    const config: QueryConfig & { query_timeout: number } = { text, query_timeout: budget(this.deadline) };
+    if (values !== undefined) config.values = [...values];
+    if (named) config.name = nameOf(text, 'bg');
+    return this.client.query(config);
   }
 
   /**
@@ -168,7 +185,7 @@ export class Connection {
     // Whether the DEALLOCATE runs or not, the oldest is no longer to be relied on.
     if (oldest) made.delete(oldest);
     try {
-      await this.client.query(`${oldest ? `DEALLOCATE ${oldest}; ` : ''}PREPARE ${name} AS ${text}`);
+      await this.send(`${oldest ? `DEALLOCATE ${oldest}; ` : ''}PREPARE ${name} AS ${text}`);
     } catch (e) {
       // 42P05: made already (a DEALLOCATE that failed earlier left it): the name is the text's.
       if ((e as { code?: string }).code !== '42P05') throw e;
@@ -177,6 +194,9 @@ export class Connection {
     return name;
   }
 }
+
+/** What is left of `deadline` for one statement (at least 1 ms: a spent budget fails at once). */
+export const budget = (deadline: number): number => Math.max(1, deadline - Date.now());
 
 /** How many SQL-level prepared statements this connection holds (tests). */
 export const sqlStatementsOn = (client: PoolClient): number => sqlPrepared.get(client)?.size ?? 0;

@@ -1,10 +1,10 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { ApiError } from '../common/api-error';
-import { asStatementFailed, CommitOutcomeUnknown } from '../common/db-failures';
+import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable } from '../common/db-failures';
 import { ErrorCode } from '../common/error-codes';
 import { nameOf } from '../common/sql-names';
 import { isRetryable } from '../common/retryable';
-import { Connection } from './connection';
+import { budget, Connection } from './connection';
 import { Decoder, Row } from './decode';
 import { PoolMode } from './pool';
 import { ImmediateWrite, Reads, StatementOptions, Tx } from './tx';
@@ -32,12 +32,21 @@ export class UnitOfWork {
     readonly mode: PoolMode,
     private readonly timeoutMs: number,
   ) {
-    const run = async (text: string, values: readonly unknown[], options?: StatementOptions) => {
+    // One statement on a connection of its own; taking the connection and the statement
+    // together wait at most timeoutMs. A connection that failed is closed, never reused.
+    const run = async (text: string, values: readonly unknown[], options?: StatementOptions): Promise<QueryResult> => {
+      const deadline = Date.now() + timeoutMs;
+      const client = await pool.connect();
+      let discard = false;
       try {
-        const named = options?.prepare === true && mode === 'session';
-        return await pool.query(named ? { name: nameOf(text, 'bg'), text, values: [...values] } : { text, values: [...values] });
+        const config: QueryConfig & { query_timeout: number } = { text, values: [...values], query_timeout: budget(deadline) };
+        if (options?.prepare === true && mode === 'session') config.name = nameOf(text, 'bg');
+        return await client.query(config);
       } catch (e) {
+        discard = isDatabaseUnavailable(e);
         throw asStatementFailed(e, text, values);
+      } finally {
+        client.release(discard ? true : undefined);
       }
     };
     this.once = {
@@ -76,8 +85,10 @@ export class UnitOfWork {
 
   /** One transaction on a connection of its own; anything thrown rolls it back. */
   private async attempt<T>(isolation: 'REPEATABLE READ' | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+    // The whole attempt, taking the connection included, hears back within timeoutMs.
+    const deadline = Date.now() + this.timeoutMs;
     const client: PoolClient = await this.pool.connect();
-    const conn = new Connection(client, this.mode, this.timeoutMs, isolation);
+    const conn = new Connection(client, this.mode, this.timeoutMs, isolation, deadline);
     let discard = false;
     try {
       const tx = new Tx(conn);
