@@ -22,7 +22,7 @@ export class MatchesController {
   constructor(private readonly tables: TablesService) {}
 
   @Post()
-  @ApiRefusals(...MATCH_CREATION_REFUSALS)
+  @ApiRefusals(...MATCH_CREATION_REFUSALS, 'SETTING_NOT_IN_VARIANT')
   @MinRole('scorer')
   @ApiOperation({
     summary: 'Start a match to an odd target (R3)',
@@ -91,7 +91,7 @@ export class MoneyGamesController {
   constructor(private readonly tables: TablesService) {}
 
   @Post()
-  @ApiRefusals(...MONEY_GAME_CREATION_REFUSALS)
+  @ApiRefusals(...MONEY_GAME_CREATION_REFUSALS, 'SETTING_NOT_IN_VARIANT')
   @MinRole('scorer')
   @ApiOperation({ summary: 'Open a money-game table for two players (R4)' })
   @ApiCreatedResponse({ type: MoneyGameDto })
