@@ -65,6 +65,10 @@ export function isVariant(v: unknown): v is Variant {
   return typeof v === 'string' && (VARIANTS as readonly string[]).includes(v);
 }
 
+export function isVariantResult(v: unknown): v is VariantResult {
+  return typeof v === 'string' && (VARIANT_RESULTS as readonly string[]).includes(v);
+}
+
 export function isGameVariant(v: unknown): v is GameVariant {
   return typeof v === 'string' && (GAME_VARIANTS as readonly string[]).includes(v);
 }
