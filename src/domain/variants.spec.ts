@@ -18,7 +18,7 @@ function matchGame(variant: Variant, target: number, rules: Record<string, unkno
   return nextMatchGameSetup(m, scoreMatch(m, []));
 }
 
-const fin = (result: VariantResult | undefined, extra: Record<string, unknown> = {}): GameAction => ({ type: 'finish', winner: A, ...(result ? { result } : {}), ...extra }) as GameAction;
+const fin = (result: VariantResult | undefined, extra: Record<string, unknown> = {}): GameAction => ({ type: 'finish', winner: A, ...(result ? { result } : {}), ...extra });
 
 describe('R8.1 long nardy', () => {
   it('R8.1 an oin is 1 point, a mars 2, without a cube', () => {
@@ -163,8 +163,8 @@ describe('R4.4 stop at a lead', () => {
   });
 
   it('R4.4 stopAtLead is a whole number from 1, or null', () => {
-    expect(createMoneyTable({ players: [A, B], stakeMinor: 1, rules: { stopAtLead: 5 } as never }).rules.stopAtLead).toBe(5);
-    expectRefusal(() => createMoneyTable({ players: [A, B], stakeMinor: 1, rules: { stopAtLead: 0 } as never }), 'INVALID_SETTING', 'R4.4');
+    expect(createMoneyTable({ players: [A, B], stakeMinor: 1, rules: { stopAtLead: 5 } }).rules.stopAtLead).toBe(5);
+    expectRefusal(() => createMoneyTable({ players: [A, B], stakeMinor: 1, rules: { stopAtLead: 0 } }), 'INVALID_SETTING', 'R4.4');
   });
 });
 
