@@ -109,6 +109,14 @@ describe('variants of the nardy family (R8) and stop at a lead (R4.4) over HTTP'
   it('R8.6 a Tavla 31 match to 31 (the default target) is reached by checkersLeft', async () => {
     const m = await created('/v1/matches', { variant: 'tavla-31', sides: [[A], [B]] });
     expect(m).toMatchObject({ variant: 'tavla-31', target: 31 });
+    // R8.6, R8.10: a Tavla 31 game ends with the checkers left, not a gammon and not without them.
+    for (const action of [{ type: 'finish', winner: A }, end(A, 'gammon', { checkersLeft: 3 })]) {
+      const res = await c.post(`/v1/matches/${m.id}/games`, { actions: [action] });
+      expect({ action, status: res.status, code: res.body.code, rule: res.body.rule }).toEqual({ action, status: 422, code: 'RESULT_NOT_IN_VARIANT', rule: 'R8.10' });
+      expect(res.body.detail).toMatch(/Tavla 31/);
+    }
+    expect((await c.post(`/v1/matches/${m.id}/games`, { actions: [left(A, 16)] })).status).toBe(400);
+    expect((await c.get(`/v1/matches/${m.id}`)).body).toMatchObject({ games: [], version: m.version });
     expect(await game(`/v1/matches/${m.id}/games`, { actions: [left(A, 15)] })).toMatchObject({ points: 15, result: { winner: A, result: 'single', checkersLeft: 15 } });
     await game(`/v1/matches/${m.id}/games`, { actions: [left(B, 7)] });
     await game(`/v1/matches/${m.id}/games`, { actions: [left(A, 15)] });

@@ -16,7 +16,7 @@ import { refuse } from './errors';
 import { CubeRules } from './rules';
 import { sideOf, validateSides } from './sides';
 import { DeadCubeMode, otherSide, PlayerId, Side, SideIndex, TableKind } from './types';
-import { GameVariant, refuseNoCube, resultValue, VARIANT_RESULTS, variantHasCube, VariantResult } from './variants';
+import { assertResultInVariant, GameVariant, refuseNoCube, resultValue, VARIANT_RESULTS, variantHasCube, VariantResult } from './variants';
 
 /** Match context a game needs for the dead-cube rule (R3.5). */
 export interface MatchContext {
@@ -189,8 +189,10 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
           { pending: cube.pending },
         );
       }
-      const result = normalised.result ?? 'single';
-      const { checkersLeft } = normalised;
+      const { result, checkersLeft } = normalised;
+      if (result === undefined) {
+        refuseMissingResult(variantOf(setup));
+      }
       // R1.1, R8.1–R8.6: the result's value in the game's variant (R8.10 refuses one it does not have).
       const value = resultValue(variantOf(setup), result, setup.rules.backgammonMultiplier, checkersLeft);
       const resigned = normalised.resigned ?? false;
@@ -217,6 +219,12 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
       };
     }
   }
+}
+
+/** A finish that names no result: Tavla 31 needs its checkers left (R8.6, R8.10), every other variant a result (R1.1). */
+function refuseMissingResult(variant: GameVariant): never {
+  if (variant === 'tavla-31') assertResultInVariant(variant, 'single', undefined);
+  refuse('INVALID_RESULT', 'R1.1', 'A game ends "single", "gammon" or "backgammon" (R1.1), or with a result of its variant (R8.1–R8.6); got nothing');
 }
 
 /**
@@ -332,7 +340,8 @@ function normaliseAction(action: GameAction): GameAction {
     }
     // R8.6: a Tavla 31 finish may name only the checkers left; it is a single.
     const result = finish.result === undefined && checkersLeft !== undefined ? 'single' : finish.result;
-    if (typeof result !== 'string' || !RESULTS.includes(result)) {
+    // No result at all: the game's variant says what was missing (see applyAction).
+    if (result !== undefined && (typeof result !== 'string' || !RESULTS.includes(result))) {
       refuse(
         'INVALID_RESULT',
         'R1.1',

@@ -101,6 +101,8 @@ describe('R8.6 Tavla 31', () => {
     expectRefusal(() => replay(money('tavla-31'), [fin('single', { checkersLeft: 16 })]), 'INVALID_RESULT', 'R8.6');
     expectRefusal(() => replay(money('tavla-31'), [fin('single', { checkersLeft: 0 })]), 'INVALID_RESULT', 'R8.6');
     expectRefusal(() => replay(money('tavla-31'), [fin('single')]), 'RESULT_NOT_IN_VARIANT', 'R8.10');
+    expectRefusal(() => replay(money('tavla-31'), [fin(undefined)]), 'RESULT_NOT_IN_VARIANT', 'R8.10');
+    expectRefusal(() => replay(money('portes'), [fin(undefined)]), 'INVALID_RESULT', 'R1.1');
     expectRefusal(() => replay(money('tavla-31'), [fin('gammon', { checkersLeft: 3 })]), 'RESULT_NOT_IN_VARIANT', 'R8.10');
     expectRefusal(() => replay(money('backgammon'), [fin('single', { checkersLeft: 3 })]), 'RESULT_NOT_IN_VARIANT', 'R8.10');
   });
