@@ -171,4 +171,7 @@ export const GAME_PLAY_REFUSALS = [
   'AMOUNT_OUT_OF_RANGE',
   'INVALID_RATING_INPUT',
   'SESSION_CLOSED',
+  'RESULT_NOT_IN_VARIANT',
+  'NO_CUBE_IN_VARIANT',
+  'TABLE_FINISHED',
 ] as const satisfies readonly DomainErrorCode[];

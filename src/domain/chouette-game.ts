@@ -52,6 +52,7 @@ import { AnswerAction, AnswerType, DoubleAction, FinishAction, GameAction, GameR
 import { ChouetteRules } from './chouette-rules';
 import { CaptainOutcome, ChouetteSeats } from './chouette-seats';
 import { PlayerId, ResultKind } from './types';
+import { assertResultInVariant, isVariantResult, VariantResult } from './variants';
 
 /** What a chouette game needs to know about its table, fixed for the whole game. */
 export interface ChouetteGameSetup {
@@ -459,6 +460,11 @@ function normalise(action: GameAction): Normalised {
   const raw: Readonly<Record<string, unknown>> = { ...action };
   const type = raw.type;
   if (type === 'finish') {
+    // R8.10: a chouette is backgammon only; another variant's result or checkersLeft is refused naming it.
+    const otherVariantResult = typeof raw.result === 'string' && isVariantResult(raw.result) && !RESULTS.includes(raw.result);
+    if (otherVariantResult || (raw.checkersLeft !== undefined && raw.checkersLeft !== null)) {
+      assertResultInVariant('backgammon', raw.result as VariantResult, raw.checkersLeft as number);
+    }
     if (typeof raw.result !== 'string' || !RESULTS.includes(raw.result)) {
       refuse('INVALID_RESULT', 'R1.1', `A game ends "single", "gammon" or "backgammon" (R1.1); got ${JSON.stringify(raw.result) ?? 'nothing'}`);
     }

@@ -102,6 +102,12 @@ export const DOMAIN_ERROR_CODES = [
   'SESSION_CLOSED', // R6.7
   'GAMES_IN_PROGRESS', // R6.7
 
+  // Variants of the nardy family (R8) and money tables stopped at a lead (R4.4).
+  'RESULT_NOT_IN_VARIANT', // R8.10
+  'NO_CUBE_IN_VARIANT', // R8.10
+  'SETTING_NOT_IN_VARIANT', // R8.10
+  'TABLE_FINISHED', // R4.4
+
   // Ratings (R7).
   'INVALID_RATING_INPUT', // R7.1
 

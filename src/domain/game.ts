@@ -11,11 +11,12 @@
  * RuleViolation, never touching its input; `replay` rebuilds a game from its log
  * (undo = replay of all but the last action).
  */
-import { Actor, answerOffer, CubeContext, cubePoints, CubeState, DoublingPermission, finishCube, offerDouble, startCube } from './cube';
+import { Actor, answerOffer, CubeContext, CubeState, DoublingPermission, finishCube, offerDouble, startCube } from './cube';
 import { refuse } from './errors';
 import { CubeRules } from './rules';
 import { sideOf, validateSides } from './sides';
-import { DeadCubeMode, otherSide, PlayerId, ResultKind, Side, SideIndex, TableKind } from './types';
+import { DeadCubeMode, otherSide, PlayerId, Side, SideIndex, TableKind } from './types';
+import { assertResultInVariant, GameVariant, refuseNoCube, resultValue, VARIANT_RESULTS, variantHasCube, VariantResult } from './variants';
 
 /** Match context a game needs for the dead-cube rule (R3.5). */
 export interface MatchContext {
@@ -33,6 +34,8 @@ export interface GameSetup {
   readonly doubling: DoublingPermission;
   /** Match games only (R3.5). */
   readonly match: MatchContext | null;
+  /** R8: the game's own variant (absent: backgammon); it fixes its results and whether it has a cube. */
+  readonly variant?: GameVariant;
 }
 
 export type AnswerType = 'take' | 'pass' | 'beaver' | 'raccoon';
@@ -53,20 +56,26 @@ export interface AnswerAction {
 
 export interface FinishAction {
   readonly type: 'finish';
-  /** Any player of the winning side. */
-  readonly winner: PlayerId;
-  readonly result: ResultKind;
+  /** Any player of the winning side; left out for a Plakoto draw (R8.3). */
+  readonly winner?: PlayerId;
+  /** One of the game variant's results (R1.1, R8.1–R8.4); Tavla 31 may leave it out (R8.6). */
+  readonly result?: VariantResult;
   /** R1.4 */
   readonly resigned?: boolean;
+  /** R8.6: Tavla 31 only, the loser's checkers left on the board (1 to 15), the game's points. */
+  readonly checkersLeft?: number;
 }
 
 export type GameAction = DoubleAction | AnswerAction | FinishAction;
 
 /** API.md `result`: how a finished game was ended by a `finish` (null after a pass). */
 export interface GameResult {
-  readonly winner: PlayerId;
-  readonly result: ResultKind;
+  /** Absent only for a Plakoto draw (R8.3). */
+  readonly winner?: PlayerId;
+  readonly result: VariantResult;
   readonly resigned: boolean;
+  /** R8.6: Tavla 31, the points the game scored. */
+  readonly checkersLeft?: number;
 }
 
 /** Points one party owes another for a game (turned into money by ./payouts). */
@@ -98,11 +107,24 @@ export interface GameState {
 }
 
 const ANSWERS: readonly string[] = ['take', 'pass', 'beaver', 'raccoon'];
-const RESULTS: readonly string[] = ['single', 'gammon', 'backgammon'];
+const RESULTS: readonly string[] = VARIANT_RESULTS;
+
+/** R8: the game's own variant. */
+function variantOf(setup: GameSetup): GameVariant {
+  return setup.variant ?? 'backgammon';
+}
+
+/** R8.1–R8.6: whether this game has a doubling cube (backgammon; long nardy with `cube: true`). */
+export function gameHasCube(setup: GameSetup): boolean {
+  return variantHasCube(variantOf(setup), setup.rules.cube === true);
+}
 
 /** R2.1/R2.7: a new game; `automaticDoubles` is what the scorer reports for the opening roll. */
 export function newGame(setup: GameSetup, automaticDoubles = 0): GameState {
   validateSides(setup.sides, setup.table);
+  if (automaticDoubles !== 0 && !gameHasCube(setup)) {
+    refuseNoCube(variantOf(setup), 'an automatic double');
+  }
   const cube = startCube(null, automaticDoubles, cubeContext(setup));
   return {
     status: 'in-progress',
@@ -127,6 +149,10 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
   const ctx = cubeContext(setup);
   const cube = state.cubes[0];
   const recorded = [...state.actions, normalised];
+  if (normalised.type !== 'finish' && !gameHasCube(setup)) {
+    // R8.10: no double, and so nothing to answer, in a game without a cube.
+    refuseNoCube(variantOf(setup), normalised.type === 'double' ? 'a double' : `a ${normalised.type}`);
+  }
 
   switch (normalised.type) {
     case 'double': {
@@ -163,17 +189,29 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
           { pending: cube.pending },
         );
       }
+      const { result, checkersLeft } = normalised;
+      if (result === undefined) {
+        refuseMissingResult(variantOf(setup));
+      }
+      // R1.1, R8.1–R8.6: the result's value in the game's variant (R8.10 refuses one it does not have).
+      const value = resultValue(variantOf(setup), result, setup.rules.backgammonMultiplier, checkersLeft);
+      const resigned = normalised.resigned ?? false;
+      if (result === 'draw') {
+        return finishDraw(state, cube, recorded, normalised);
+      }
       const winnerSide = sideOf(setup.sides, normalised.winner);
       if (winnerSide === null) {
         refuseStranger(setup, normalised.winner);
       }
-      const points = cubePoints(cube, normalised.result, setup.rules);
+      // R1.5 (and R8.1 for long nardy): a cube nobody owns counts every result single under Jacoby.
+      const jacobySingle = setup.rules.jacoby && cube.ownerParty === null;
+      const points = cube.value * (jacobySingle ? 1 : value);
       return {
         ...state,
         status: 'finished',
         cubes: [finishCube(cube)],
         actions: recorded,
-        result: { winner: normalised.winner, result: normalised.result, resigned: normalised.resigned ?? false },
+        result: { winner: normalised.winner, result, resigned, ...(checkersLeft === undefined ? {} : { checkersLeft }) },
         endedBy: 'finish',
         winnerSide,
         points,
@@ -181,6 +219,36 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
       };
     }
   }
+}
+
+/** A finish that names no result: Tavla 31 needs its checkers left (R8.6, R8.10), every other variant a result (R1.1). */
+function refuseMissingResult(variant: GameVariant): never {
+  if (variant === 'tavla-31') assertResultInVariant(variant, 'single', undefined);
+  refuse('INVALID_RESULT', 'R1.1', 'A game ends "single", "gammon" or "backgammon" (R1.1), or with a result of its variant (R8.1–R8.6); got nothing');
+}
+
+/**
+ * R8.3: a Plakoto draw (both mothers pinned) is a finished game with no winner that
+ * scores 0 and settles nothing. It has no winner and cannot be resigned (R8.7).
+ */
+function finishDraw(state: GameState, cube: CubeState, recorded: GameAction[], action: FinishAction): GameState {
+  if (action.winner !== undefined && action.winner !== null) {
+    refuse('INVALID_RESULT', 'R8.3', 'A draw has no winner (R8.3): leave "winner" out', { winner: action.winner });
+  }
+  if (action.resigned === true) {
+    refuse('INVALID_RESULT', 'R8.7', 'A draw cannot be resigned: a resignation is at one of the results with a winner (R8.7)');
+  }
+  return {
+    ...state,
+    status: 'finished',
+    cubes: [finishCube(cube)],
+    actions: recorded,
+    result: { result: 'draw', resigned: false },
+    endedBy: 'finish',
+    winnerSide: null,
+    points: 0,
+    settlement: [],
+  };
 }
 
 /** Rebuilds a game from its log (refusing, like applyAction, at the first bad action). */
@@ -266,13 +334,24 @@ function normaliseAction(action: GameAction): GameAction {
   }
   if (type === 'finish') {
     const finish = action as FinishAction;
-    if (!RESULTS.includes(finish.result)) {
-      refuse('INVALID_RESULT', 'R1.1', `A game ends "single", "gammon" or "backgammon" (R1.1); got ${JSON.stringify(finish.result) ?? 'nothing'}`);
+    const { checkersLeft } = finish;
+    if (checkersLeft !== undefined && (typeof checkersLeft !== 'number' || !Number.isInteger(checkersLeft))) {
+      refuse('INVALID_RESULT', 'R8.6', `"checkersLeft" is a whole number from 1 to 15 (R8.6); got ${JSON.stringify(checkersLeft) ?? 'nothing'}`);
+    }
+    // R8.6: a Tavla 31 finish may name only the checkers left; it is a single.
+    const result = finish.result === undefined && checkersLeft !== undefined ? 'single' : finish.result;
+    // No result at all: the game's variant says what was missing (see applyAction).
+    if (result !== undefined && (typeof result !== 'string' || !RESULTS.includes(result))) {
+      refuse(
+        'INVALID_RESULT',
+        'R1.1',
+        `A game ends "single", "gammon" or "backgammon" (R1.1), or with a result of its variant (R8.1–R8.6); got ${JSON.stringify(finish.result) ?? 'nothing'}`,
+      );
     }
     if (finish.resigned !== undefined && typeof finish.resigned !== 'boolean') {
       refuse('INVALID_RESULT', 'R1.4', '"resigned" is true or false (R1.4)');
     }
-    return { type, winner: finish.winner, result: finish.result, resigned: finish.resigned ?? false };
+    return { type, winner: finish.winner, result, resigned: finish.resigned ?? false, ...(checkersLeft === undefined ? {} : { checkersLeft }) };
   }
   refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon or finish`);
 }

@@ -12,6 +12,7 @@ import { GameSetup } from './game';
 import { MatchRules, MatchRulesInput, resolveMatchRules } from './rules';
 import { validateSides } from './sides';
 import { otherSide, Side, SideIndex } from './types';
+import { gameVariantAt, parseVariant, splitVariantRules, validateVariantTarget, Variant, variantHasCube, variantRules } from './variants';
 
 const MIN_TARGET = 1;
 const MAX_TARGET = 63;
@@ -20,14 +21,18 @@ export interface MatchInput {
   readonly sides: unknown;
   readonly target: unknown;
   readonly rules?: MatchRulesInput | null;
+  /** R8: the game of the nardy family played (absent: backgammon). */
+  readonly variant?: unknown;
 }
 
 export interface MatchSetup {
   readonly sides: readonly [Side, Side];
   readonly target: number;
   readonly rules: MatchRules;
-  /** R3.3: a 1-point match has no cube. */
+  /** R3.3: a 1-point match has no cube; R8.1–R8.6: nor has a variant without one. */
   readonly hasCube: boolean;
+  /** R8: set when the match was created naming its variant (absent: backgammon). */
+  readonly variant?: Variant;
 }
 
 export type MatchEvent =
@@ -108,10 +113,15 @@ export function validateTarget(target: unknown): number {
  * `{ crawford: true, deadCube: 'refuse' }` and no money-only setting (R2.8).
  */
 export function createMatch(input: MatchInput): MatchSetup {
-  const target = validateTarget(input.target);
+  const variant = parseVariant(input.variant);
+  // R3.1 for backgammon, R8.7 for the other variants.
+  const target = variant === 'backgammon' ? validateTarget(input.target) : validateVariantTarget(variant, input.target);
   const sides = validateSides(input.sides, 'match');
-  const rules = resolveMatchRules(input.rules);
-  return { sides, target, rules, hasCube: target > 1 };
+  // R8.1, R8.10: `cube` and the settings the variant lacks, then the match settings (R2.8, R3.4, R3.5).
+  const { settings, rest } = splitVariantRules(variant, input.rules ?? {});
+  const rules = variantRules(resolveMatchRules(rest as MatchRulesInput), settings);
+  const hasCube = target > 1 && variantHasCube(variant, settings.cube);
+  return input.variant === undefined ? { sides, target, rules, hasCube } : { sides, target, rules, hasCube, variant };
 }
 
 /**
@@ -197,9 +207,10 @@ export function scoreMatch(match: Pick<MatchSetup, 'target' | 'rules'>, history:
 /**
  * The setup of the match's next game: Crawford (R3.4), a 1-point match's missing
  * cube (R3.3) and the dead-cube context (R3.5) all come from the score. Refused
- * once the match is over (R3.2).
+ * once the match is over (R3.2). `finishedGames` (draws included, R8.5) picks a Tavli
+ * match's next variant.
  */
-export function nextMatchGameSetup(match: MatchSetup, score: MatchScore): GameSetup {
+export function nextMatchGameSetup(match: MatchSetup, score: MatchScore, finishedGames = 0): GameSetup {
   if (!score.nextGame) {
     refuse('MATCH_FINISHED', 'R3.2', `The match is over (${score.score[0]}-${score.score[1]} to ${match.target}): no game can start after the end (R3.2)`);
   }
@@ -209,6 +220,7 @@ export function nextMatchGameSetup(match: MatchSetup, score: MatchScore): GameSe
     rules: match.rules,
     doubling: score.nextGame.doubling,
     match: { pointsToGo: score.nextGame.pointsToGo, deadCube: match.rules.deadCube },
+    ...(match.variant === undefined ? {} : { variant: gameVariantAt(match.variant, finishedGames) }),
   };
 }
 

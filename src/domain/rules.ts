@@ -23,10 +23,14 @@ export interface CubeRules {
   readonly jacoby: boolean;
   /** R1.2: what a backgammon multiplies the cube by. */
   readonly backgammonMultiplier: 2 | 3;
+  /** R8.1: a long nardy table plays with the cube (kept at long nardy tables only). */
+  readonly cube?: boolean;
 }
 
-/** R4.3: a money game's settings. */
-export type MoneyRules = CubeRules;
+/** R4.3: a money game's settings; R4.4 `stopAtLead` (kept only where the table was created with it). */
+export interface MoneyRules extends CubeRules {
+  readonly stopAtLead?: number | null;
+}
 
 /** A match's settings: the cube settings (money-only ones off, R2.8) plus R3.4/R3.5. */
 export interface MatchRules extends CubeRules {
@@ -73,7 +77,7 @@ export const MATCH_DEFAULTS: MatchRules = Object.freeze({
 });
 
 /** The rule that governs each setting, cited when its value is refused. */
-const SETTING_RULE: Readonly<Record<keyof MatchRules, string>> = {
+const SETTING_RULE: Readonly<Record<Exclude<keyof MatchRules, 'cube'>, string>> = {
   cubeLimit: 'R2.2',
   beavers: 'R2.4',
   raccoons: 'R2.5',

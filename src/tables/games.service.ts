@@ -11,7 +11,7 @@ import type { Reads, Tx } from '../db/tx';
 import { inBatch } from '../domain/errors';
 import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
 import type { GameAction } from '../domain/game';
-import type { SideIndex } from '../domain/types';
+import { assertMoneyTableOpen } from '../domain/money-game';
 import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
 import { SessionEntity } from '../sessions';
 import {
@@ -21,6 +21,7 @@ import {
   chouetteWinnerSide,
   engineFor,
   matchStakePostings,
+  moneyLeadReached,
   moneyPostings,
   nextChouetteGame,
   nextMatchGame,
@@ -32,7 +33,7 @@ import {
 } from './engines';
 import { SessionGate } from './table-context';
 import { RatingsService } from '../ratings';
-import { decodeGame, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
+import { decodeGame, gameVariantOf, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 
@@ -42,7 +43,13 @@ export const TABLE_NAMES: Record<TableKind, string> = { match: 'Match', money: '
 
 export function toDomainAction(a: ActionDto | StoredAction): GameAction {
   if (a.type === 'finish') {
-    return { type: 'finish', winner: a.winner as string, result: a.result as 'single', resigned: a.resigned ?? false };
+    return {
+      type: 'finish',
+      winner: a.winner,
+      result: a.result,
+      resigned: a.resigned ?? false,
+      ...(a.checkersLeft === undefined ? {} : { checkersLeft: a.checkersLeft }),
+    };
   }
   if (a.type === 'double') return { type: 'double', by: a.by as string, ...(a.cubes ? { cubes: a.cubes } : {}) };
   return { type: a.type, by: a.by as string, ...(a.cube ? { cube: a.cube } : {}) };
@@ -55,6 +62,7 @@ function stored(a: ActionDto, seq: number, at: Date): StoredAction {
   if (a.cubes !== undefined) s.cubes = a.cubes;
   if (a.winner !== undefined) s.winner = a.winner;
   if (a.result !== undefined) s.result = a.result;
+  if (a.checkersLeft !== undefined) s.checkersLeft = a.checkersLeft;
   if (a.type === 'finish') s.resigned = a.resigned ?? false;
   return s;
 }
@@ -157,14 +165,22 @@ export class GamesService {
     return { kind, ...found };
   }
 
-  /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2). */
+  /** R8.5: a Tavli table's finished games so far (draws included), which pick its next variant. */
+  private async cycleCount(tx: Reads, t: StoredTable): Promise<number> {
+    return t.kind !== 'chouette' && t.setup.variant === 'tavli' ? this.tables.finishedGameCount(tx, t.clubId, t.id) : 0;
+  }
+
+  /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2, R4.4, R8.5). */
   private async nextGame(tx: Reads, t: StoredTable): Promise<NextGame> {
     if (t.kind === 'match') {
       const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
       const score = scoreOf(t.setup, finished, penaltiesOf(t));
-      return { kind: t.kind, t, setup: nextMatchGame(t.setup, score) };
+      return { kind: t.kind, t, setup: nextMatchGame(t.setup, score, await this.cycleCount(tx, t)) };
     }
-    if (t.kind === 'money') return { kind: t.kind, t, setup: nextMoneyGame(t.setup) };
+    if (t.kind === 'money') {
+      assertMoneyTableOpen(t.status, t.setup.rules.stopAtLead);
+      return { kind: t.kind, t, setup: nextMoneyGame(t.setup, await this.cycleCount(tx, t)) };
+    }
     return { kind: t.kind, t, setup: nextChouetteGame(t.setup, t.state) };
   }
 
@@ -246,8 +262,8 @@ export class GamesService {
       const now = new Date();
       const original = await this.ledger.forGame(tx, auth.clubId, t.id, gameNo);
       const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
-      // A match's history without this game, read before the writes below (which go with the COMMIT).
-      const finishedBefore = tg.kind === 'match' ? await this.tables.finishedGames(tx, auth.clubId, t.id) : [];
+      // A match's history (a money table's points) without this game, read before the writes below (which go with the COMMIT).
+      const finishedBefore = tg.kind !== 'chouette' ? await this.tables.finishedGames(tx, auth.clubId, t.id) : [];
       const posted = session ? await this.ledger.post(tx, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
       game.status = 'voided';
       game.voidedAt = now;
@@ -263,6 +279,15 @@ export class GamesService {
           match.state = { ...match.state, ratings: [] };
         }
         match.status = score.status;
+      } else if (tg.kind === 'money') {
+        // R4.4: voiding the game that reached the lead reopens the table.
+        const table = tg.t;
+        table.status = moneyLeadReached(
+          table.setup,
+          finishedBefore.filter((g) => g.gameNo !== gameNo),
+        )
+          ? 'finished'
+          : 'in-progress';
       } else if (tg.kind === 'chouette') {
         // R6.3: seats and partner as before the game; who joined or left since stays joined or gone.
         const chouette = tg.t;
@@ -334,11 +359,20 @@ export class GamesService {
       game.winnerSide = played.state.winnerSide;
     }
     if (played.kind === 'money') {
-      postings = moneyPostings(played.state, played.t.setup.stakeMinor, session?.rakeBp ?? 0);
+      const { t: table, state } = played;
+      postings = moneyPostings(state, table.setup.stakeMinor, session?.rakeBp ?? 0);
+      if (table.setup.rules.stopAtLead !== undefined && table.setup.rules.stopAtLead !== null) {
+        // R4.4: the table is finished once a player's lead reaches stopAtLead.
+        const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
+        const games = [...finished.filter((g) => g.gameNo !== game.gameNo), { winnerSide: state.winnerSide, points: state.points }];
+        if (moneyLeadReached(table.setup, games)) table.status = 'finished';
+      }
     } else if (played.kind === 'match') {
       const { t: match, state } = played;
       const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
-      const history = [...finished.filter((g) => g.gameNo !== game.gameNo), { gameNo: game.gameNo, winnerSide: state.winnerSide as SideIndex, points: state.points as number }];
+      // R8.3: a draw scores nothing, so it is not in the match's history.
+      const thisGame = state.winnerSide === null ? [] : [{ gameNo: game.gameNo, winnerSide: state.winnerSide, points: state.points as number }];
+      const history = [...finished.filter((g) => g.gameNo !== game.gameNo), ...thisGame];
       const score = scoreOf(match.setup, history, penaltiesOf(match));
       if (score.status === 'finished' && score.winnerSide !== null) {
         match.status = 'finished';
@@ -355,6 +389,7 @@ export class GamesService {
     const { state } = played;
     return {
       gameNo: g.gameNo,
+      variant: gameVariantOf(g),
       status: g.status,
       crawford: played.kind === 'chouette' ? false : played.state.crawford,
       automaticDoubles: g.automaticDoubles,

@@ -9,6 +9,7 @@
 import type { ChouetteGameSetup, ChouetteRules, ChouetteSeats, PlayerStake } from '../domain/chouette';
 import type { GameSetup } from '../domain/game';
 import type { CubeRules, MatchRules } from '../domain/rules';
+import { GAME_VARIANTS, VARIANT_RESULTS, VARIANTS, type GameVariant, type VariantResult } from '../domain/variants';
 import type {
   ChouetteTableSetup,
   ChouetteTableState,
@@ -35,8 +36,10 @@ export interface StoredAction {
   cube?: string | null;
   cubes?: string[];
   winner?: string;
-  result?: 'single' | 'gammon' | 'backgammon';
+  result?: VariantResult;
   resigned?: boolean;
+  /** R8.6: Tavla 31. */
+  checkersLeft?: number;
   at: string;
 }
 
@@ -111,6 +114,11 @@ export interface StoredGame<K extends TableKind = TableKind> extends GameColumns
 /** Whether a game is its match's Crawford game (R3.4); never at a money game or a chouette. */
 export function isCrawfordGame(game: StoredGame): boolean {
   return 'doubling' in game.setup && game.setup.doubling === 'crawford';
+}
+
+/** R8: a game's own variant (absent in rows written before variants, and in a chouette: backgammon). */
+export function gameVariantOf(game: StoredGame): GameVariant {
+  return 'variant' in game.setup && game.setup.variant !== undefined ? game.setup.variant : 'backgammon';
 }
 
 // ---------------------------------------------------------------------------
@@ -206,6 +214,8 @@ function assertCubeRules(v: unknown, f: Field): asserts v is CubeRules {
   assertNumber(o.automaticDoubles, f.at('automaticDoubles'));
   assertBoolean(o.jacoby, f.at('jacoby'));
   assertOneOf(o.backgammonMultiplier, [2, 3], f.at('backgammonMultiplier'));
+  if (o.cube !== undefined) assertBoolean(o.cube, f.at('cube'));
+  if (o.stopAtLead !== undefined) assertNullable(o.stopAtLead, f.at('stopAtLead'), assertNumber);
 }
 
 function assertMatchRules(v: unknown, f: Field): asserts v is MatchRules {
@@ -260,6 +270,7 @@ function assertMatchSetup(v: unknown, f: Field): asserts v is MatchTableSetup {
   assertNumber(o.target, f.at('target'));
   assertMatchRules(o.rules, f.at('rules'));
   assertBoolean(o.hasCube, f.at('hasCube'));
+  if (o.variant !== undefined) assertOneOf(o.variant, VARIANTS, f.at('variant'));
 }
 
 function assertMatchState(v: unknown, f: Field): asserts v is MatchTableState {
@@ -275,6 +286,7 @@ function assertMoneySetup(v: unknown, f: Field): asserts v is MoneyTableSetup {
   assertSides(o.sides, f.at('sides'));
   assertNumber(o.stakeMinor, f.at('stakeMinor'));
   assertCubeRules(o.rules, f.at('rules'));
+  if (o.variant !== undefined) assertOneOf(o.variant, VARIANTS, f.at('variant'));
 }
 
 function assertMoneyState(v: unknown, f: Field): asserts v is MoneyTableState {
@@ -300,6 +312,7 @@ function assertTwoSidedGame(v: unknown, kind: 'match' | 'money', f: Field): asse
   assertSides(o.sides, f.at('sides'));
   assertCubeRules(o.rules, f.at('rules'));
   assertOneOf(o.doubling, ['allowed', 'crawford', 'one-point-match'], f.at('doubling'));
+  if (o.variant !== undefined) assertOneOf(o.variant, GAME_VARIANTS, f.at('variant'));
   if (o.match !== null) {
     const m = record(o.match, f.at('match'));
     assertArray(m.pointsToGo, f.at('match').at('pointsToGo'), assertNumber);
@@ -334,8 +347,9 @@ function assertAction(v: unknown, f: Field): asserts v is StoredAction {
   if (o.cube !== undefined) assertNullable(o.cube, f.at('cube'), assertString);
   if (o.cubes !== undefined) assertStrings(o.cubes, f.at('cubes'));
   if (o.winner !== undefined) assertString(o.winner, f.at('winner'));
-  if (o.result !== undefined) assertOneOf(o.result, ['single', 'gammon', 'backgammon'], f.at('result'));
+  if (o.result !== undefined) assertOneOf(o.result, VARIANT_RESULTS, f.at('result'));
   if (o.resigned !== undefined) assertBoolean(o.resigned, f.at('resigned'));
+  if (o.checkersLeft !== undefined) assertNumber(o.checkersLeft, f.at('checkersLeft'));
   assertString(o.at, f.at('at'));
 }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
@@ -14,6 +14,8 @@ import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto,
 import { TablesService } from './tables.service';
 
 const MatchPage = PageOf(MatchDto);
+const EXAMPLE_A = '0190c3a2-0000-7000-8000-000000000001';
+const EXAMPLE_B = '0190c3a2-0000-7000-8000-000000000002';
 const MoneyGamePage = PageOf(MoneyGameDto);
 
 @ApiTags('Matches')
@@ -22,11 +24,23 @@ export class MatchesController {
   constructor(private readonly tables: TablesService) {}
 
   @Post()
-  @ApiRefusals(...MATCH_CREATION_REFUSALS)
+  @ApiRefusals(...MATCH_CREATION_REFUSALS, 'SETTING_NOT_IN_VARIANT')
   @MinRole('scorer')
   @ApiOperation({
     summary: 'Start a match to an odd target (R3)',
-    description: 'Sides of one player or a pair (R3.7); rules `crawford` and `deadCube`; money-only settings must be off (R2.8).',
+    description:
+      'Sides of one player or a pair (R3.7); rules `crawford` and `deadCube`; money-only settings must be off (R2.8). `variant` (R8) picks the game: a variant match takes any target from 1 to 63 (Tavla 31: 1 to 255, default 31; R8.7).',
+  })
+  @ApiBody({
+    type: CreateMatchDto,
+    examples: {
+      backgammon: { summary: 'A backgammon match to 5', value: { sides: [[EXAMPLE_A], [EXAMPLE_B]], target: 5 } },
+      longNardy: {
+        summary: 'A long nardy match to 5 with the cube (R8.1)',
+        value: { variant: 'long-nardy', sides: [[EXAMPLE_A], [EXAMPLE_B]], target: 5, rules: { cube: true } },
+      },
+      tavla31: { summary: 'A Tavla 31 match to 31 (R8.6)', value: { variant: 'tavla-31', sides: [[EXAMPLE_A], [EXAMPLE_B]], target: 31 } },
+    },
   })
   @ApiCreatedResponse({ type: MatchDto })
   @ApiProblem(
@@ -91,7 +105,7 @@ export class MoneyGamesController {
   constructor(private readonly tables: TablesService) {}
 
   @Post()
-  @ApiRefusals(...MONEY_GAME_CREATION_REFUSALS)
+  @ApiRefusals(...MONEY_GAME_CREATION_REFUSALS, 'SETTING_NOT_IN_VARIANT')
   @MinRole('scorer')
   @ApiOperation({ summary: 'Open a money-game table for two players (R4)' })
   @ApiCreatedResponse({ type: MoneyGameDto })

@@ -15,8 +15,10 @@ import {
   MaxLength,
   Min,
   registerDecorator,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { GAME_VARIANTS, VARIANT_RESULTS, VARIANTS, type GameVariant, type Variant, type VariantResult } from '../domain/variants';
 import { ListQuery } from '../common/pagination';
 import { MoneyMinor, OptionalNullable } from '../common/validation';
 
@@ -87,6 +89,41 @@ export class MatchRulesDto extends MoneyRulesDto {
   deadCube?: 'refuse' | 'allow';
 }
 
+/** A match's settings with the long nardy cube (R8.1). */
+export class VariantMatchRulesDto extends MatchRulesDto {
+  @ApiPropertyOptional({
+    description: 'R8.1 long nardy only: play with the doubling cube (Crawford and dead cube then apply). Refused switched on in any other variant (R8.10).',
+    default: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  cube?: boolean;
+}
+
+/** A money game's settings with the long nardy cube (R8.1) and the stop at a lead (R4.4). */
+export class MoneyGameRulesDto extends MoneyRulesDto {
+  @ApiPropertyOptional({ description: 'R8.1 long nardy only: play with the doubling cube. Refused switched on in any other variant (R8.10).', default: false })
+  @IsOptional()
+  @IsBoolean()
+  cube?: boolean;
+
+  @ApiPropertyOptional({
+    description: "R4.4: the table finishes when, after a finished game, one player's points total exceeds the other's by at least this many points; null: never.",
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    default: null,
+  })
+  @OptionalNullable()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  stopAtLead?: number | null;
+}
+
+const VARIANT_DESCRIPTION =
+  'R8: the game played. `long-nardy` (oin/mars, a cube only with `rules.cube`), `portes`, `plakoto`, `fevga`, `tavli` (its games cycle Portes → Plakoto → Fevga, R8.5) and `tavla-31` (scored by checkers left, R8.6) have no cube otherwise; the cube settings they lack are refused switched on (R8.10).';
+
 // ---- requests ---------------------------------------------------------------------
 
 export class CreateMatchDto {
@@ -106,15 +143,24 @@ export class CreateMatchDto {
   @IsSides()
   sides: string[][];
 
-  @ApiProperty({ description: 'An odd number from 1 to 63 (R3.1).', example: 5 })
+  @ApiPropertyOptional({ enum: VARIANTS, default: 'backgammon', description: VARIANT_DESCRIPTION })
+  @IsOptional()
+  @IsIn(VARIANTS)
+  variant?: Variant;
+
+  @ApiProperty({
+    description: 'Backgammon: an odd number from 1 to 63 (R3.1). Other variants: any whole number from 1 to 63; `tavla-31` 1 to 255, and it may be left out for 31 (R8.7).',
+    example: 5,
+  })
+  @ValidateIf((o: { variant?: unknown; target?: unknown }) => o.variant !== 'tavla-31' || o.target !== undefined)
   @IsInt()
   target: number;
 
-  @ApiPropertyOptional({ type: MatchRulesDto, description: 'Match settings; money-only settings must be off (R2.8).' })
+  @ApiPropertyOptional({ type: VariantMatchRulesDto, description: 'Match settings; money-only settings must be off (R2.8); `cube` for long nardy (R8.1).' })
   @IsOptional()
   @ValidateNested()
-  @Type(() => MatchRulesDto)
-  rules?: MatchRulesDto;
+  @Type(() => VariantMatchRulesDto)
+  rules?: VariantMatchRulesDto;
 
   @ApiPropertyOptional({ description: 'R3.8 entry or side bet in minor units, paid by the losing side when the match ends. Needs sessionId.', minimum: 0 })
   @IsOptional()
@@ -156,11 +202,16 @@ export class CreateMoneyGameDto {
   @MoneyMinor()
   stakeMinor: number;
 
-  @ApiPropertyOptional({ type: MoneyRulesDto })
+  @ApiPropertyOptional({ enum: VARIANTS, default: 'backgammon', description: VARIANT_DESCRIPTION })
+  @IsOptional()
+  @IsIn(VARIANTS)
+  variant?: Variant;
+
+  @ApiPropertyOptional({ type: MoneyGameRulesDto })
   @IsOptional()
   @ValidateNested()
-  @Type(() => MoneyRulesDto)
-  rules?: MoneyRulesDto;
+  @Type(() => MoneyGameRulesDto)
+  rules?: MoneyGameRulesDto;
 }
 
 const ACTION_TYPES = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish'] as const;
@@ -203,17 +254,29 @@ export class ActionDto {
   @OnlyFor('take', 'pass', 'beaver', 'raccoon')
   cube?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'finish: any player of the winning side.' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'finish: any player of the winning side; left out for a Plakoto `draw` (R8.3).' })
   @IsOptional()
   @IsUUID()
   @OnlyFor('finish')
   winner?: string;
 
-  @ApiPropertyOptional({ enum: ['single', 'gammon', 'backgammon'], description: 'finish: how the game ended (R1.1).' })
+  @ApiPropertyOptional({
+    enum: VARIANT_RESULTS,
+    description:
+      "finish: how the game ended, one of its variant's results: backgammon `single` | `gammon` | `backgammon` (R1.1); long nardy `oin` (1) | `mars` (2) (R8.1); Portes and Fevga `single` | `gammon` (R8.2, R8.4); Plakoto `single` | `gammon` | `mother` (2) | `draw` (0, no winner) (R8.3); Tavla 31 leaves it out and sends `checkersLeft` (R8.6). Another variant's result is refused with RESULT_NOT_IN_VARIANT (R8.10).",
+  })
   @IsOptional()
-  @IsIn(['single', 'gammon', 'backgammon'])
+  @IsIn(VARIANT_RESULTS)
   @OnlyFor('finish')
-  result?: 'single' | 'gammon' | 'backgammon';
+  result?: VariantResult;
+
+  @ApiPropertyOptional({ description: "finish, Tavla 31 only: the loser's checkers left on the board, the game's points (R8.6).", minimum: 1, maximum: 15, example: 7 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(15)
+  @OnlyFor('finish')
+  checkersLeft?: number;
 
   @ApiPropertyOptional({ description: 'finish: the loser resigned at that level (R1.4).', default: false })
   @IsOptional()
@@ -313,25 +376,31 @@ export class ActionRecordDto {
   @ApiPropertyOptional({ format: 'uuid' })
   winner?: string;
 
-  @ApiPropertyOptional({ enum: ['single', 'gammon', 'backgammon'] })
-  result?: 'single' | 'gammon' | 'backgammon';
+  @ApiPropertyOptional({ enum: VARIANT_RESULTS })
+  result?: VariantResult;
 
   @ApiPropertyOptional()
   resigned?: boolean;
+
+  @ApiPropertyOptional({ description: 'Tavla 31 (R8.6).' })
+  checkersLeft?: number;
 
   @ApiProperty({ format: 'date-time' })
   at: string;
 }
 
 export class ResultDto {
-  @ApiProperty({ format: 'uuid' })
-  winner: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Left out for a Plakoto draw (R8.3).' })
+  winner?: string;
 
-  @ApiProperty({ enum: ['single', 'gammon', 'backgammon'] })
-  result: 'single' | 'gammon' | 'backgammon';
+  @ApiProperty({ enum: VARIANT_RESULTS, description: "One of the game variant's results (R1.1, R8.1–R8.6); Tavla 31 records `single` with `checkersLeft`." })
+  result: VariantResult;
 
   @ApiProperty()
   resigned: boolean;
+
+  @ApiPropertyOptional({ description: "Tavla 31: the loser's checkers left, the game's points (R8.6)." })
+  checkersLeft?: number;
 }
 
 export class PayoutDto {
@@ -362,6 +431,9 @@ export class VoidInfoDto {
 export class GameDto {
   @ApiProperty({ example: 3 })
   gameNo: number;
+
+  @ApiProperty({ enum: GAME_VARIANTS, description: "R8: the game's own variant (at a Tavli table Portes, Plakoto or Fevga, R8.5; a chouette's games are backgammon)." })
+  variant: GameVariant;
 
   @ApiProperty({ enum: ['in-progress', 'finished', 'voided', 'abandoned'] })
   status: 'in-progress' | 'finished' | 'voided' | 'abandoned';
@@ -407,6 +479,9 @@ export class GameSummaryDto {
   @ApiProperty()
   gameNo: number;
 
+  @ApiProperty({ enum: GAME_VARIANTS, description: "R8: the game's own variant." })
+  variant: GameVariant;
+
   @ApiProperty({ enum: ['in-progress', 'finished', 'voided', 'abandoned'] })
   status: GameDto['status'];
 
@@ -443,6 +518,15 @@ export class MatchRulesStateDto extends MoneyRulesStateDto {
   @ApiProperty({ enum: ['refuse', 'allow'] }) deadCube: 'refuse' | 'allow';
 }
 
+export class VariantMatchRulesStateDto extends MatchRulesStateDto {
+  @ApiPropertyOptional({ description: 'Long nardy only: played with the cube (R8.1).' }) cube?: boolean;
+}
+
+export class MoneyGameRulesStateDto extends MoneyRulesStateDto {
+  @ApiPropertyOptional({ description: 'Long nardy only: played with the cube (R8.1).' }) cube?: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'R4.4: the lead that finishes the table; null: none.' }) stopAtLead: number | null;
+}
+
 export class PenaltyRecordDto {
   @ApiProperty() seq: number;
   @ApiProperty({ enum: [0, 1] }) side: 0 | 1;
@@ -456,8 +540,9 @@ export class MatchDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) sessionId: string | null;
   @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string', format: 'uuid' } } }) sides: string[][];
+  @ApiProperty({ enum: VARIANTS, description: 'R8: the game played.' }) variant: Variant;
   @ApiProperty() target: number;
-  @ApiProperty({ type: MatchRulesStateDto }) rules: MatchRulesStateDto;
+  @ApiProperty({ type: VariantMatchRulesStateDto }) rules: VariantMatchRulesStateDto;
   @ApiProperty({ type: [Number], description: 'Real totals (R3.2).', example: [3, 4] }) score: number[];
   @ApiProperty({ enum: ['in-progress', 'finished'] }) status: 'in-progress' | 'finished';
   @ApiProperty({ type: 'integer', nullable: true, minimum: 0, maximum: 1 }) winnerSide: 0 | 1 | null;
@@ -478,7 +563,8 @@ export class MoneyGameDto {
   @ApiProperty({ type: [String] }) players: string[];
   @ApiProperty() stakeMinor: number;
   @ApiProperty() currency: string;
-  @ApiProperty({ type: MoneyRulesStateDto }) rules: MoneyRulesStateDto;
+  @ApiProperty({ enum: VARIANTS, description: 'R8: the game played.' }) variant: Variant;
+  @ApiProperty({ type: MoneyGameRulesStateDto }) rules: MoneyGameRulesStateDto;
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
@@ -486,7 +572,14 @@ export class MoneyGameDto {
     example: { '0190c3a2-0000-7000-8000-000000000001': 300 },
   })
   netMinor: Record<string, number>;
-  @ApiProperty({ enum: ['in-progress', 'finished'] }) status: 'in-progress' | 'finished';
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    description: "Each player's points won at this table, from its finished games (R4.4; a draw adds nothing).",
+    example: { '0190c3a2-0000-7000-8000-000000000001': 3 },
+  })
+  pointsTotal: Record<string, number>;
+  @ApiProperty({ enum: ['in-progress', 'finished'], description: 'finished: a lead reached `rules.stopAtLead` (R4.4); no more games.' }) status: 'in-progress' | 'finished';
   @ApiProperty({ type: Number, nullable: true }) currentGameNo: number | null;
   @ApiProperty({ type: [GameSummaryDto] }) games: GameSummaryDto[];
   @ApiProperty() version: number;

@@ -241,12 +241,25 @@ export class TablesRepository implements SessionTables {
     return tx.rows(`SELECT * FROM games WHERE club_id = $1 AND table_id = $2 AND game_no > $3 ORDER BY game_no LIMIT $4`, [clubId, tableId, afterGameNo, limit], decodeStoredGame);
   }
 
-  /** Finished (not voided, not abandoned) games, in order: a match's history. */
+  /**
+   * Finished (not voided, not abandoned) games that have a winner, in order: a match's
+   * history, a money table's points (a Plakoto draw scores nothing, R8.3).
+   */
   finishedGames(tx: Reads, clubId: string, tableId: string): Promise<Array<{ gameNo: number; winnerSide: 0 | 1; points: number }>> {
-    return tx.rows(`SELECT game_no, winner_side, points FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished' ORDER BY game_no`, [clubId, tableId], (r) => {
-      const c = cols(r);
-      return { gameNo: c.int('game_no'), winnerSide: side(c, 'winner_side'), points: c.int('points') };
-    });
+    return tx.rows(
+      `SELECT game_no, winner_side, points FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished' AND winner_side IS NOT NULL ORDER BY game_no`,
+      [clubId, tableId],
+      (r) => {
+        const c = cols(r);
+        return { gameNo: c.int('game_no'), winnerSide: side(c, 'winner_side'), points: c.int('points') };
+      },
+    );
+  }
+
+  /** R8.5: how many games of the table are finished, draws included (voided and abandoned ones not). */
+  async finishedGameCount(tx: Reads, clubId: string, tableId: string): Promise<number> {
+    const n = await tx.maybeOne(`SELECT count(*)::int AS n FROM games WHERE club_id = $1 AND table_id = $2 AND status = 'finished'`, [clubId, tableId], (r) => cols(r).int('n'));
+    return n ?? 0;
   }
 
   /** R6.3: the most recent finished game (abandoned and voided games are skipped). */

@@ -14,12 +14,12 @@ import { assertStakeHasSession } from '../domain/session';
 import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
 import { LedgerRepository, minorFromDb } from '../ledger';
 import { SessionEntity } from '../sessions';
-import { matchStakePostings, newMatchSetup, newMoneySetup, penaltiesOf, scoreOf, StoredPenalty } from './engines';
+import { matchStakePostings, moneyPointsTotal, newMatchSetup, newMoneySetup, penaltiesOf, scoreOf, StoredPenalty } from './engines';
 import { TABLE_NAMES } from './games.service';
 import { RatingsService } from '../ratings';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { newTableRow } from './table.entity';
-import { isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
+import { gameVariantOf, isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 import { playerNames } from '../players';
@@ -28,6 +28,7 @@ import { playerNames } from '../players';
 export function gameSummary(g: StoredGame): GameSummaryDto {
   return {
     gameNo: g.gameNo,
+    variant: gameVariantOf(g),
     status: g.status,
     crawford: isCrawfordGame(g),
     result: (g.result as GameSummaryDto['result']) ?? null,
@@ -52,7 +53,7 @@ export class TablesService {
 
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
     return this.commands.run(cmd, 201, async (tx) => {
-      const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined });
+      const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       assertStakeHasSession('match', dto.stakeMinor, dto.sessionId);
       const players = [...setup.sides[0], ...setup.sides[1]];
       await assertPlayersInClub(tx, auth.clubId, players);
@@ -65,7 +66,7 @@ export class TablesService {
 
   createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto | Replayed> {
     return this.commands.run(cmd, 201, async (tx) => {
-      const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined });
+      const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       await assertPlayersInClub(tx, auth.clubId, [...setup.players]);
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId);
       const t = newTableRow(auth.clubId, 'money', session?.id ?? null, setup, {}, dto.stakeMinor);
@@ -180,7 +181,8 @@ export class TablesService {
   /** The match as answered, from its games and its session's currency (read by the caller). */
   private matchOf(t: MatchTableRow, games: StoredGame[], currency: string | null): MatchDto {
     const { setup } = t;
-    const finished = games.filter((g) => g.status === 'finished').map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as 0 | 1, points: g.points as number }));
+    // R8.3: a draw has no winner and scores nothing.
+    const finished = games.filter((g) => g.status === 'finished' && g.winnerSide !== null).map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as 0 | 1, points: g.points as number }));
     const score = scoreOf(setup, finished, penaltiesOf(t));
     let crawfordGameNo: number | null = null;
     if (score.crawfordGameIndex !== null) {
@@ -192,6 +194,7 @@ export class TablesService {
       id: t.id,
       sessionId: t.sessionId,
       sides: setup.sides,
+      variant: setup.variant ?? 'backgammon',
       target: setup.target,
       rules: { ...setup.rules },
       score: [...score.score],
@@ -218,8 +221,13 @@ export class TablesService {
       players: [...setup.players],
       stakeMinor: setup.stakeMinor,
       currency: (await this.currency(tx, t, session)) as string,
-      rules: { ...setup.rules },
+      variant: setup.variant ?? 'backgammon',
+      rules: { ...setup.rules, stopAtLead: setup.rules.stopAtLead ?? null },
       netMinor: Object.fromEntries(setup.players.map((p) => [p, nets.get(p) ?? 0])),
+      pointsTotal: moneyPointsTotal(
+        setup,
+        games.filter((g) => g.status === 'finished').map((g) => ({ winnerSide: g.winnerSide as 0 | 1 | null, points: g.points })),
+      ),
       status: t.status,
       currentGameNo: t.currentGameNo,
       games: games.map(gameSummary),

@@ -1,5 +1,5 @@
 import { engineFor, newChouette, newMatchSetup, newMoneySetup, nextChouetteGame, nextMatchGame, nextMoneyGame, scoreOf } from '../../src/tables/engines';
-import { decodeAnyGame, decodeAnyTable, decodeGame, decodeTable, decodeTableJson, RawGame, RawTable, StoredAction } from '../../src/tables/stored-state';
+import { decodeAnyGame, decodeAnyTable, decodeGame, decodeTable, decodeTableJson, gameVariantOf, RawGame, RawTable, StoredAction } from '../../src/tables/stored-state';
 
 const A = '01900000-0000-7000-8000-00000000000a';
 const B = '01900000-0000-7000-8000-00000000000b';
@@ -173,5 +173,38 @@ describe('a table narrowed by its kind', () => {
     const state = engineFor(t.kind).start(setup, 0);
     expect(state.cubes).toHaveLength(setup.setup.team.length);
     expect(engineFor(t.kind).players(t.setup, setup)).toEqual([A, B, C].sort());
+  });
+});
+
+describe('R8: stored variants', () => {
+  it('R8 a table and its games written before variants read as backgammon', () => {
+    const { variant: _m, ...oldMatch } = matchSetup;
+    const { variant: _g, ...oldGame } = matchGame;
+    expect(decodeTable(table('match', stored(oldMatch), {}), 'match').setup.variant).toBeUndefined();
+    const g = decodeGame(game(stored(oldGame)), 'match');
+    expect(gameVariantOf(g)).toBe('backgammon');
+    expect(engineFor('match').replay(g.setup, [], 0).status).toBe('in-progress');
+  });
+
+  it('R8.5 a Tavli table stores its variant and each game its own; an unknown variant is corrupt', () => {
+    const tavli = newMoneySetup({ players: [A, B], stakeMinor: 100, variant: 'tavli' });
+    expect(decodeTable(table('money', stored(tavli), {}), 'money').setup.variant).toBe('tavli');
+    const third = decodeGame(game(stored(nextMoneyGame(tavli, 2))), 'money');
+    expect(gameVariantOf(third)).toBe('fevga');
+    expect(() => decodeTable(table('money', stored({ ...tavli, variant: 'chess' }), {}), 'money')).toThrow(/setup\.variant/);
+    expect(() => decodeGame(game(stored({ ...nextMoneyGame(tavli, 0), variant: 'tavli' })), 'money')).toThrow(/setup\.variant/);
+  });
+
+  it('R8.6 a Tavla 31 finish is stored with its checkers left', () => {
+    const finish: StoredAction = { seq: 1, type: 'finish', winner: A, checkersLeft: 7, resigned: false, at: now.toISOString() };
+    const tavla = newMoneySetup({ players: [A, B], stakeMinor: 100, variant: 'tavla-31' });
+    const g = decodeGame(game(stored(nextMoneyGame(tavla)), stored([finish])), 'money');
+    expect(
+      engineFor('money').replay(
+        g.setup,
+        g.actions.map((a) => ({ type: 'finish' as const, winner: a.winner, checkersLeft: a.checkersLeft })),
+        0,
+      ),
+    ).toMatchObject({ points: 7, winnerSide: 0 });
   });
 });

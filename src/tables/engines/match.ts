@@ -6,6 +6,7 @@ import type { GameSetup, GameState } from '../../domain/game';
 import { createMatch, MatchEvent, MatchScore, MatchSetup, nextMatchGameSetup, scoreMatch } from '../../domain/match';
 import { matchStakePayouts } from '../../domain/payouts';
 import type { SideIndex } from '../../domain/types';
+import type { Variant } from '../../domain/variants';
 import { distinctPlayers, Engine, Posting, twoSidedGame } from './engine';
 
 /** A penalty as kept in a match's state (R3.6). */
@@ -40,6 +41,8 @@ export interface MatchTableSetup {
   target: number;
   rules: MatchSetup['rules'];
   hasCube: boolean;
+  /** R8: the match's variant (absent in rows written before variants: backgammon). */
+  variant?: Variant;
 }
 
 /** A match's `state` column: its penalties (R3.6) and, once it has finished, the rating changes it made (R7.1). */
@@ -59,22 +62,25 @@ export function matchHistory(games: FinishedGameRow[], penalties: StoredPenalty[
 }
 
 export function matchSetupOf(setup: MatchTableSetup): MatchSetup {
-  return { sides: setup.sides, target: setup.target, rules: setup.rules, hasCube: setup.hasCube };
+  return { sides: setup.sides, target: setup.target, rules: setup.rules, hasCube: setup.hasCube, variant: setup.variant ?? 'backgammon' };
 }
 
 export function scoreOf(setup: MatchTableSetup, games: FinishedGameRow[], penalties: StoredPenalty[]): MatchScore {
   return scoreMatch(matchSetupOf(setup), matchHistory(games, penalties));
 }
 
-/** R3.1–R3.8: validates a new match; the domain refuses with the rule id. */
-export function newMatchSetup(input: { sides: string[][]; target: number; rules?: Record<string, unknown> }): MatchTableSetup {
-  const m = createMatch({ sides: input.sides, target: input.target, rules: input.rules ?? null });
-  return { sides: [[...m.sides[0]], [...m.sides[1]]], target: m.target, rules: m.rules, hasCube: m.hasCube };
+/** R3.1–R3.8, R8: validates a new match; the domain refuses with the rule id. */
+export function newMatchSetup(input: { sides: string[][]; target?: number; rules?: Record<string, unknown>; variant?: Variant }): MatchTableSetup {
+  const m = createMatch({ sides: input.sides, target: input.target, rules: input.rules ?? null, variant: input.variant ?? 'backgammon' });
+  return { sides: [[...m.sides[0]], [...m.sides[1]]], target: m.target, rules: m.rules, hasCube: m.hasCube, variant: m.variant ?? 'backgammon' };
 }
 
-/** The setup of the next match game, from the score (Crawford R3.4, dead cube R3.5, no game after the end R3.2). */
-export function nextMatchGame(setup: MatchTableSetup, score: MatchScore): GameSetup {
-  return nextMatchGameSetup(matchSetupOf(setup), score);
+/**
+ * The setup of the next match game, from the score (Crawford R3.4, dead cube R3.5, no
+ * game after the end R3.2) and, for a Tavli match, its count of finished games (R8.5).
+ */
+export function nextMatchGame(setup: MatchTableSetup, score: MatchScore, finishedGames = 0): GameSetup {
+  return nextMatchGameSetup(matchSetupOf(setup), score, finishedGames);
 }
 
 /** R3.8: the match's stake, paid by the losing side to the winning side when it ends. */

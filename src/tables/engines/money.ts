@@ -3,7 +3,9 @@
  * game and what a finished game posts to the ledger. No I/O.
  */
 import type { GameSetup, GameState } from '../../domain/game';
-import { createMoneyTable, moneyGameSetup, MoneyTable } from '../../domain/money-game';
+import { createMoneyTable, leadReached, moneyGameSetup, MoneyTable, pointsTotals } from '../../domain/money-game';
+import type { SideIndex } from '../../domain/types';
+import type { Variant } from '../../domain/variants';
 import { moneyGamePayouts } from '../../domain/payouts';
 import { distinctPlayers, Engine, Posting, rakePostings, twoSidedGame } from './engine';
 
@@ -13,12 +15,25 @@ export type MoneyTableSetup = MoneyTable;
 /** A money game's `state` column: nothing (`{}`); its games carry everything. */
 export type MoneyTableState = Record<string, never>;
 
-export function newMoneySetup(input: { players: string[]; stakeMinor: number; rules?: Record<string, unknown> }): MoneyTableSetup {
-  return createMoneyTable({ players: input.players, stakeMinor: input.stakeMinor, rules: input.rules ?? null });
+/** R4.1, R4.3, R4.4, R8: validates a new money table; its setup always names its variant. */
+export function newMoneySetup(input: { players: string[]; stakeMinor: number; rules?: Record<string, unknown>; variant?: Variant }): MoneyTableSetup {
+  return createMoneyTable({ players: input.players, stakeMinor: input.stakeMinor, rules: input.rules ?? null, variant: input.variant ?? 'backgammon' });
 }
 
-export function nextMoneyGame(table: MoneyTableSetup): GameSetup {
-  return moneyGameSetup(table);
+/** The next money game; a Tavli table's variant from its count of finished games (R8.5). */
+export function nextMoneyGame(table: MoneyTableSetup, finishedGames = 0): GameSetup {
+  return moneyGameSetup(table, finishedGames);
+}
+
+/** R4.4: each player's points total at the table, keyed by player id. */
+export function moneyPointsTotal(table: MoneyTableSetup, games: ReadonlyArray<{ winnerSide: SideIndex | null; points: number | null }>): Record<string, number> {
+  const totals = pointsTotals(games);
+  return { [table.players[0]]: totals[0], [table.players[1]]: totals[1] };
+}
+
+/** R4.4: whether the table's finished games put one player ahead by its `stopAtLead`. */
+export function moneyLeadReached(table: MoneyTableSetup, games: ReadonlyArray<{ winnerSide: SideIndex | null; points: number | null }>): boolean {
+  return leadReached(table.rules.stopAtLead, pointsTotals(games));
 }
 
 /**
