@@ -89,6 +89,7 @@ const EXAMPLE_RULE: Record<DomainErrorCode, string | null> = {
   SESSION_CLOSED: 'R6.7',
   GAMES_IN_PROGRESS: 'R6.7',
   INVALID_RATING_INPUT: 'R7.1',
+  EXPORT_UNSUPPORTED_VARIANT: 'R8.9',
   UNKNOWN_PLAYER: null,
 };
 
