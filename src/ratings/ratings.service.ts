@@ -5,9 +5,9 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
 import { Columns, cols } from '../db/decode';
 import type { Tx } from '../db/tx';
-import { isBackgammonSetup } from '../domain/game-variants';
 import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
+import { isRated } from './rated';
 
 /**
  * A DOUBLE PRECISION column, selected as `col::text`: its shortest exact text, which
@@ -25,11 +25,6 @@ export interface RatedMatch {
     /** R8: absent in matches from before variants (backgammon). */
     readonly variant?: string;
   };
-}
-
-/** R7.2, R8.9: whether a match is rated: a backgammon match (a setup naming no variant is one). */
-export function isRated(setup: RatedMatch['setup']): boolean {
-  return isBackgammonSetup(setup);
 }
 
 /** What a finished match did to each player's rating, kept on the match so a void can take it back (R7.1). */

@@ -1,4 +1,4 @@
-import { isRated } from './ratings.service';
+import { isRated } from './rated';
 
 describe('R7.2, R8.9: which matches are rated', () => {
   const setup = (variant?: string) => ({ sides: [['a'], ['b']] as const, target: 5, ...(variant === undefined ? {} : { variant }) });
