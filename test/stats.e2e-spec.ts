@@ -352,7 +352,7 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       pages++;
     } while (cursor);
     expect(pages).toBe(3);
-    expect(all.map(({ startedAt: _s, endedAt: _e, ...rest }) => rest)).toEqual(expectedGames());
+    expect(all.map(({ startedAt: _s, endedAt: _e, ...rest }) => rest)).toEqual(expectedGames().map((g) => ({ ...g, variant: 'backgammon' })));
     for (const g of all) {
       expect(g.startedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(g.endedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -387,6 +387,8 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       'voidReason',
       'playerIds',
       'winnerIds',
+      'variant',
+      'checkersLeft',
     ]);
     const name: Record<string, string> = { [A]: 'Anna', [B]: 'Ben', [C]: 'Cleo', [D]: 'Dan' };
     const json = (await c.get(`/v1/sessions/${S}/games?limit=200`)).body.items;
@@ -408,6 +410,8 @@ describe("player statistics, standings and the session's games over HTTP", () =>
         g.voidReason ?? '',
         g.players.join(' '),
         g.winners.join(' '),
+        'backgammon',
+        '',
       ]),
     );
     // Spelled out for three of the rows.

@@ -111,6 +111,9 @@ export const DOMAIN_ERROR_CODES = [
   // Ratings (R7).
   'INVALID_RATING_INPUT', // R7.1
 
+  // Other games of the nardy family (R8).
+  'EXPORT_UNSUPPORTED_VARIANT', // R8.9
+
   // A player named who is not in the caller's club (no rule id).
   'UNKNOWN_PLAYER',
 ] as const;

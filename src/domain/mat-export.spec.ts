@@ -1,4 +1,5 @@
-import { MatExportError, MatGame, MatGameAction, MatMatch, OPENING_POSITION_XG, renderMat, sanitizeName, SET_OPENING_POSITION } from './mat-export';
+import { expectRefusal } from './test-helpers';
+import { assertMatExportable, MatExportError, MatGame, MatGameAction, MatMatch, OPENING_POSITION_XG, renderMat, sanitizeName, SET_OPENING_POSITION } from './mat-export';
 
 /** n blanks: the expected texts below count their columns by hand. */
 const sp = (n: number): string => ' '.repeat(n);
@@ -566,5 +567,18 @@ describe('the Set Pos line', () => {
     const opening = { 6: 5, 8: 3, 13: 5, 24: 2 };
     expect(upper).toEqual(opening);
     expect(lower).toEqual(opening);
+  });
+});
+
+describe('R8.9: the .mat export is backgammon only', () => {
+  it('writes a backgammon match, named or not', () => {
+    expect(renderMat({ ...FIVE, variant: 'backgammon' })).toBe(renderMat(FIVE));
+    expect(() => assertMatExportable(undefined)).not.toThrow();
+  });
+
+  it.each(['long-nardy', 'portes', 'plakoto', 'fevga', 'tavli', 'tavla-31'])('refuses a %s match with the variant named', (variant) => {
+    const e = expectRefusal(() => renderMat({ ...FIVE, variant }), 'EXPORT_UNSUPPORTED_VARIANT', 'R8.9');
+    expect(e.message).toContain(variant);
+    expect(e.details).toEqual({ variant });
   });
 });

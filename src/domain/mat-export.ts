@@ -103,7 +103,12 @@
  * doubler for the standing cube value, scores going back, a score at or past the
  * target before a game, `matchOver` disagreeing with the score, cube actions in a
  * game marked Crawford.
+ *
+ * The format is backgammon's: a match of another variant (R8) is refused by the
+ * rules (EXPORT_UNSUPPORTED_VARIANT, R8.9) before anything is written.
  */
+import { BACKGAMMON } from './game-variants';
+import { refuse } from './errors';
 
 export interface MatGameAction {
   type: 'double' | 'take' | 'pass' | 'beaver' | 'raccoon';
@@ -129,6 +134,8 @@ export interface MatMatch {
   games: MatGame[];
   date?: string /* YYYY-MM-DD */;
   event?: string;
+  /** R8: the match's variant; absent = backgammon. Only backgammon can be written (R8.9). */
+  variant?: string;
 }
 
 /** The data cannot be written so that gnubg reads back what the service recorded. */
@@ -157,7 +164,17 @@ const SCORE_LEFT_WIDTH = 31;
 
 const EOL = '\n';
 
+/**
+ * R8.9: the .mat format records backgammon only; a match of another variant is
+ * refused with the variant named.
+ */
+export function assertMatExportable(variant: string | undefined): void {
+  if (variant === undefined || variant === BACKGAMMON) return;
+  refuse('EXPORT_UNSUPPORTED_VARIANT', 'R8.9', `A ${variant} match cannot be exported as .mat: the format records backgammon matches only`, { variant });
+}
+
 export function renderMat(m: MatMatch): string {
+  assertMatExportable(m.variant);
   const target = checkTarget(m.target);
   const names = [sanitizeName(m.names?.[0], 0), sanitizeName(m.names?.[1], 1)] as const;
   const lines: string[] = [];

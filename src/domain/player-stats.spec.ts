@@ -1,4 +1,4 @@
-import { computePlayerStats, gameCounts, levelOf, PlayerStatsInput, sidesOf, StatsCubeResult, StatsGame, StatsMatch, winnersOf } from './player-stats';
+import { computePlayerStats, gameCounts, levelOf, PlayerStatsInput, sidesOf, StatsCubeResult, StatsGame, StatsMatch, variantBreakdown, winnersOf } from './player-stats';
 
 const money = (a: string, b: string, g: Partial<StatsGame> = {}): StatsGame => ({
   kind: 'money',
@@ -328,5 +328,48 @@ describe('player statistics', () => {
         eve: { played: 1, won: 0 },
       });
     });
+  });
+});
+
+describe('R8.9: statistics per variant', () => {
+  const games: StatsGame[] = [
+    money('ann', 'bob', { points: 2, result: { result: 'gammon', resigned: false } }),
+    money('ann', 'bob', { winnerSide: 1, points: 1, result: null }),
+    money('ann', 'bob', { variant: 'long-nardy', points: 2, result: { result: 'mars', resigned: false } }),
+    money('ann', 'bob', { variant: 'long-nardy', winnerSide: 1, points: 1, result: { result: 'oin', resigned: true } }),
+    money('ann', 'bob', { variant: 'plakoto', winnerSide: null, points: 0, result: { result: 'draw', resigned: false } }),
+    money('ann', 'bob', { variant: 'plakoto', winnerSide: 1, points: 2, result: { result: 'mother', resigned: false } }),
+    money('ann', 'bob', { variant: 'tavla-31', points: 7, result: { result: 'single', resigned: false } }),
+  ];
+
+  it('splits games, wins, losses, draws and points by the game’s own variant, backgammon first', () => {
+    expect(variantBreakdown('ann', games)).toEqual([
+      { variant: 'backgammon', gamesPlayed: 2, gamesWon: 1, gamesLost: 1, draws: 0, pointsWon: 2, pointsLost: 1 },
+      { variant: 'long-nardy', gamesPlayed: 2, gamesWon: 1, gamesLost: 1, draws: 0, pointsWon: 2, pointsLost: 1 },
+      { variant: 'plakoto', gamesPlayed: 2, gamesWon: 0, gamesLost: 1, draws: 1, pointsWon: 0, pointsLost: 2 },
+      { variant: 'tavla-31', gamesPlayed: 1, gamesWon: 1, gamesLost: 0, draws: 0, pointsWon: 7, pointsLost: 0 },
+    ]);
+    expect(variantBreakdown('bob', games)[2]).toEqual({ variant: 'plakoto', gamesPlayed: 2, gamesWon: 1, gamesLost: 0, draws: 1, pointsWon: 2, pointsLost: 0 });
+    expect(variantBreakdown('eve', games)).toEqual([]);
+  });
+
+  it('R8.3: a draw is played, neither won nor lost, in the totals and the standings alike', () => {
+    const draw = games[4];
+    expect(stats('ann', [draw])).toMatchObject({ gamesPlayed: 1, gamesWon: 0, gammonsWon: 0, gammonsLost: 0 });
+    expect(winnersOf(draw)).toEqual([]);
+    expect(Object.fromEntries(gameCounts([draw]))).toEqual({ ann: { played: 1, won: 0 }, bob: { played: 1, won: 0 } });
+  });
+
+  it('keeps the totals over every variant: a variant result is no gammon, a Portes gammon is one', () => {
+    expect(stats('ann', games)).toMatchObject({ gamesPlayed: 7, gamesWon: 3, gammonsWon: 1, gammonsLost: 0, backgammonsWon: 0, backgammonsLost: 0 });
+    expect(stats('ann', [money('ann', 'bob', { variant: 'portes', result: { result: 'gammon', resigned: false } })])).toMatchObject({ gammonsWon: 1 });
+  });
+
+  it('a backgammon-only player has one line, whose games are the totals; a chouette is backgammon with each cube’s points', () => {
+    const g = chouette('box', null, ['cap', 'm2'], { winnerSide: 0, cubes: [cube('cap', 'box', 2), cube('m2', 'member', 1, 'pass')] });
+    expect(variantBreakdown('box', [g])).toEqual([{ variant: 'backgammon', gamesPlayed: 1, gamesWon: 1, gamesLost: 0, draws: 0, pointsWon: 2, pointsLost: 1 }]);
+    expect(variantBreakdown('m2', [g])).toEqual([{ variant: 'backgammon', gamesPlayed: 1, gamesWon: 1, gamesLost: 0, draws: 0, pointsWon: 1, pointsLost: 0 }]);
+    const bg = games.slice(0, 2);
+    expect(variantBreakdown('ann', bg)[0]).toMatchObject({ gamesPlayed: stats('ann', bg).gamesPlayed, gamesWon: stats('ann', bg).gamesWon });
   });
 });

@@ -40,10 +40,19 @@
  *   forfeited it, R3.6) with the player on one side; won when on the winning side.
  * - Money: the player's session nets (after rake, match stakes included) summed per
  *   currency.
+ * - Variants (R8, R8.9): every game counts above whatever its variant (a `gammon` in
+ *   Portes is a gammon). `variantBreakdown` splits the games by the game's own
+ *   variant (a Tavli table's games are Portes, Plakoto or Fevga; chouettes and games
+ *   from before variants are backgammon): games, wins, losses, draws and points won
+ *   and lost. A Plakoto draw (R8.3) has no winner: played, neither won nor lost, and
+ *   worth 0 points. Points are what the game scored (`points`: cube × result, a
+ *   Tavla 31 game's `checkersLeft`, R8.6) to the winning side; in a chouette a member
+ *   counts his own cube's points, the box and his partner each cube's.
  */
+import { GAME_VARIANT_NAMES, type GameVariantName, type ResultName } from './game-variants';
 import { fromBigMinor } from './money';
 import { compareParty } from './settlement';
-import type { PlayerId, ResultKind, SideIndex } from './types';
+import type { PlayerId, SideIndex } from './types';
 
 export type StatsTableKind = 'match' | 'money' | 'chouette';
 
@@ -82,8 +91,12 @@ export interface StatsGame {
   readonly cubes?: readonly StatsCubeResult[] | null;
   /** 0 or 1 (a chouette: 0 = box side, 1 = team); null when the game has no winner. */
   readonly winnerSide: number | null;
-  /** Set when the game ended by `finish`; null after a pass. */
-  readonly result: { readonly result: ResultKind; readonly resigned?: boolean } | null;
+  /** Set when the game ended by `finish`; null after a pass. R8: a variant's result (oin, mars, mother, draw) too. */
+  readonly result: { readonly result: ResultName; readonly resigned?: boolean } | null;
+  /** R8: the game's own variant; absent = backgammon (chouettes, rows from before variants). */
+  readonly variant?: GameVariantName;
+  /** What the game scored to its winner (0 for a draw); absent or null where unknown (a chouette: see `cubes`). */
+  readonly points?: number | null;
   readonly actions: readonly StatsAction[];
 }
 
@@ -205,7 +218,7 @@ export function winnersOf(game: OutcomeGame): PlayerId[] {
  * pass decided, and for the box side the `finish`'s level only when the `finish` went
  * the way of his game (otherwise single: passes decided it).
  */
-function playerLevel(game: StatsGame, playerId: PlayerId, outcome: GameOutcome): ResultKind {
+function playerLevel(game: StatsGame, playerId: PlayerId, outcome: GameOutcome): ResultName {
   if (game.kind !== 'chouette' || outcome === null) return levelOf(game);
   const seats = game.seats!;
   if (playerId === seats.box || playerId === seats.partner) {
@@ -217,7 +230,7 @@ function playerLevel(game: StatsGame, playerId: PlayerId, outcome: GameOutcome):
 }
 
 /** The level a game counts at: its `finish` result (resigned or not), single after a pass. */
-export function levelOf(game: Pick<StatsGame, 'result'>): ResultKind {
+export function levelOf(game: Pick<StatsGame, 'result'>): ResultName {
   return game.result?.result ?? 'single';
 }
 
@@ -285,6 +298,66 @@ export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
   }
   stats.money = [...totals.entries()].sort(([a], [b]) => compareParty(a, b)).map(([currency, net]) => ({ currency, netMinor: fromBigMinor(net, 'netMinor') }));
   return stats;
+}
+
+/** One variant's share of a player's finished games (R8, R8.9). */
+export interface VariantStats {
+  variant: GameVariantName;
+  gamesPlayed: number;
+  gamesWon: number;
+  gamesLost: number;
+  /** Plakoto draws (R8.3): played, neither won nor lost. */
+  draws: number;
+  /** Points the player's games of this variant scored for him. */
+  pointsWon: number;
+  /** Points they scored against him. */
+  pointsLost: number;
+}
+
+/**
+ * The points a finished game scored for and against the player: the game's `points`
+ * to the winning side at a match or money table; in a chouette (R5.4, R5.5) a
+ * member's own cube's points, and for the box and his partner each cube's, to
+ * whoever won it. A draw and a game without a winner score nothing.
+ */
+function pointsOf(game: StatsGame, playerId: PlayerId, outcome: GameOutcome): { won: number; lost: number } {
+  if (game.kind === 'chouette') {
+    const seats = game.seats;
+    const cubes = game.cubes ?? [];
+    if (!seats) return { won: 0, lost: 0 };
+    const boxSide = playerId === seats.box || playerId === seats.partner;
+    const own = boxSide ? cubes : cubes.filter((c) => c.member === playerId);
+    const mine = (c: StatsCubeResult) => (c.winner === 'box') === boxSide;
+    return {
+      won: own.filter(mine).reduce((n, c) => n + c.points, 0),
+      lost: own.filter((c) => !mine(c)).reduce((n, c) => n + c.points, 0),
+    };
+  }
+  const points = game.points ?? 0;
+  return { won: outcome === 'won' ? points : 0, lost: outcome === 'lost' ? points : 0 };
+}
+
+/**
+ * R8.9: the player's finished games split by the game's own variant, in the order
+ * of the variants' list (backgammon first); only the variants he played.
+ */
+export function variantBreakdown(playerId: PlayerId, games: readonly StatsGame[]): VariantStats[] {
+  const byVariant = new Map<GameVariantName, VariantStats>();
+  for (const game of games) {
+    if (sideOfPlayer(sidesOf(game), playerId) === null) continue;
+    const variant = game.variant ?? 'backgammon';
+    let v = byVariant.get(variant);
+    if (!v) byVariant.set(variant, (v = { variant, gamesPlayed: 0, gamesWon: 0, gamesLost: 0, draws: 0, pointsWon: 0, pointsLost: 0 }));
+    v.gamesPlayed++;
+    const outcome = outcomeOf(game, playerId);
+    if (outcome === 'won') v.gamesWon++;
+    if (outcome === 'lost') v.gamesLost++;
+    if (game.result?.result === 'draw') v.draws++;
+    const points = pointsOf(game, playerId, outcome);
+    v.pointsWon += points.won;
+    v.pointsLost += points.lost;
+  }
+  return GAME_VARIANT_NAMES.flatMap((name) => byVariant.get(name) ?? []);
 }
 
 /** Games played and won per player over a set of finished games (a session's, for its standings). */

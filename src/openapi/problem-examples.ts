@@ -93,6 +93,7 @@ const EXAMPLE_RULE: Record<DomainErrorCode, string | null> = {
   SETTING_NOT_IN_VARIANT: 'R8.10',
   TABLE_FINISHED: 'R4.4',
   INVALID_RATING_INPUT: 'R7.1',
+  EXPORT_UNSUPPORTED_VARIANT: 'R8.9',
   UNKNOWN_PLAYER: null,
 };
 

@@ -3,7 +3,8 @@ import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
 import type { Reads } from '../db/tx';
 import { replayChouetteGame } from '../domain/chouette';
 import type { StatsAction, StatsChouetteSeats, StatsCubeResult, StatsGame, StatsSessionNet, StatsTableKind } from '../domain/player-stats';
-import type { ResultKind, SideIndex } from '../domain/types';
+import { gameVariantOf, RESULT_NAMES, type ResultName } from '../domain/game-variants';
+import type { SideIndex } from '../domain/types';
 import { minorFromDb } from '../ledger';
 import { decodeChouetteLog, decodeTable, type FinishedGameRow, MatchTableRow, TableEntity, toDomainAction } from '../tables';
 
@@ -49,7 +50,7 @@ export class PlayerStatsRepository {
   finishedGames(tx: Reads, clubId: string, playerId: string): Promise<StatsGameRow[]> {
     return tx.rows(
       `SELECT g.table_id, g.game_no, t.kind, ${TABLE_SIDES_SQL} AS sides, g.setup->'seatsAtStart' AS seats,
-              g.winner_side, g.result, g.actions, ${CHOUETTE_REPLAY_SQL}
+              g.winner_side, g.result, g.points, ${GAME_VARIANT_SQL} AS variant, g.actions, ${CHOUETTE_REPLAY_SQL}
          FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
         WHERE g.club_id = $1
           AND g.table_id IN (SELECT tp.table_id FROM table_players tp WHERE tp.club_id = $1 AND tp.player_id = $2)
@@ -134,7 +135,6 @@ export function chouetteCubeResults(r: Row, actions: unknown): StatsCubeResult[]
 }
 
 const TABLE_KINDS: readonly StatsTableKind[] = ['match', 'money', 'chouette'];
-const RESULT_KINDS: readonly ResultKind[] = ['single', 'gammon', 'backgammon'];
 
 /** A winner_side that must be 0 or 1 (a finished match game). */
 export function sideOf(c: Columns, name: string): SideIndex {
@@ -164,27 +164,36 @@ export function seatsOrNull(c: Columns, name: string): StatsChouetteSeats | null
   return { box, partner: partner ?? null, line };
 }
 
-/** What the readers of a game's `result` (a `finish`: winner, kind of win, resigned) use of it. */
+/**
+ * What the readers of a game's `result` (a `finish`: winner, kind of win, resigned)
+ * use of it. R8: the result may be a variant's (oin, mars, mother, draw: a draw has
+ * no winner); Tavla 31 keeps `checkersLeft` (R8.6).
+ */
 export interface StoredResult {
   winner: string | null;
-  result: ResultKind | null;
+  result: ResultName | null;
   resigned: boolean | null;
+  checkersLeft: number | null;
 }
+
+/** SQL for a game's own variant (R8): absent in rows from before variants, and in chouette games, = backgammon. */
+export const GAME_VARIANT_SQL = `COALESCE(g.setup->>'variant', 'backgammon')`;
 
 /** A game's `result` object, or null. */
 export function resultOrNull(c: Columns, name: string): StoredResult | null {
   const v = c.objectOrNull(name);
   if (v === null) return null;
-  const { winner, result, resigned } = v;
-  const kind = RESULT_KINDS.find((k) => k === result) ?? null;
+  const { winner, result, resigned, checkersLeft } = v;
+  const kind = RESULT_NAMES.find((k) => k === result) ?? null;
   if (
     !(winner === null || winner === undefined || typeof winner === 'string') ||
     !(result === null || result === undefined || kind !== null) ||
-    !(resigned === null || resigned === undefined || typeof resigned === 'boolean')
+    !(resigned === null || resigned === undefined || typeof resigned === 'boolean') ||
+    !(checkersLeft === null || checkersLeft === undefined || (typeof checkersLeft === 'number' && Number.isSafeInteger(checkersLeft)))
   ) {
     throw new RowDecodeError(name, 'game result', v);
   }
-  return { winner: winner ?? null, result: kind, resigned: resigned ?? null };
+  return { winner: winner ?? null, result: kind, resigned: resigned ?? null, checkersLeft: checkersLeft ?? null };
 }
 
 /** A game's stored action log as the statistics read it (type and by); null for none. */
@@ -240,6 +249,8 @@ export function statsGameRow(r: Row): StatsGameRow {
     seats: kind === 'chouette' && seats ? lowerSeats(seats) : null,
     cubes: chouetteCubeResults(r, c.json('actions')),
     winnerSide: c.intOrNull('winner_side'),
+    variant: gameVariantOf(c.textOrNull('variant')),
+    points: c.intOrNull('points'),
     result: result && result.result ? (result.resigned === null ? { result: result.result } : { result: result.result, resigned: result.resigned }) : null,
     actions: statsActions(c, 'actions'),
   };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { Db } from '../db/db.service';
-import { computePlayerStats, StatsMatch } from '../domain/player-stats';
+import { computePlayerStats, StatsMatch, variantBreakdown } from '../domain/player-stats';
 import { penaltiesOf, scoreOf } from '../tables';
 import { mapPlayer, PlayerDetailDto, PlayerDetails, PlayersRepository } from '../players';
 import { lowerSides, PlayerStatsRepository } from './player-stats.repository';
@@ -27,7 +27,7 @@ export class PlayerStatsService implements PlayerDetails {
         return { sides: lowerSides(table.setup.sides), winnerSide: scoreOf(table.setup, finished, penaltiesOf(table)).winnerSide };
       });
       const sessionNets = await this.stats.sessionNets(tx, auth.clubId, p.id);
-      return { ...mapPlayer(p), stats: computePlayerStats({ playerId: p.id, games, matches, sessionNets }) };
+      return { ...mapPlayer(p), stats: computePlayerStats({ playerId: p.id, games, matches, sessionNets }), statsByVariant: variantBreakdown(p.id, games) };
     });
   }
 }

@@ -73,6 +73,40 @@ export class PlayerStatsDto {
   money: MoneyNetDto[];
 }
 
+const VARIANT_NAMES = ['backgammon', 'long-nardy', 'portes', 'plakoto', 'fevga', 'tavla-31'] as const;
+
+/** One variant's share of the player's finished games (R8.9). */
+export class VariantStatsDto {
+  @ApiProperty({
+    enum: VARIANT_NAMES,
+    description: "The game's own variant (R8): a Tavli table's games count as Portes, Plakoto or Fevga (R8.5); chouettes and games recorded before variants are backgammon.",
+    example: 'backgammon',
+  })
+  variant: (typeof VARIANT_NAMES)[number];
+
+  @ApiProperty({ description: `Games of this variant played. ${GAMES}`, example: 40 })
+  gamesPlayed: number;
+
+  @ApiProperty({ description: 'Of those, games won (as `stats.gamesWon` counts them).', example: 22 })
+  gamesWon: number;
+
+  @ApiProperty({ description: 'Of those, games lost.', example: 17 })
+  gamesLost: number;
+
+  @ApiProperty({ description: 'Of those, Plakoto draws (R8.3): played, neither won nor lost.', example: 1 })
+  draws: number;
+
+  @ApiProperty({
+    description:
+      "Points these games scored for the player: a won game's `points` (cube × result; a Tavla 31 game's `checkersLeft`, R8.6); in a chouette a member's own cube's points, the box's and his partner's every cube he won.",
+    example: 35,
+  })
+  pointsWon: number;
+
+  @ApiProperty({ description: 'Points these games scored against the player, counted as `pointsWon` is.', example: 28 })
+  pointsLost: number;
+}
+
 /** `GET /v1/players/{id}`: the player and his statistics. */
 export class PlayerDetailDto extends PlayerDto {
   @ApiProperty({
@@ -80,4 +114,11 @@ export class PlayerDetailDto extends PlayerDto {
     description: "Statistics over the club's finished games and matches, computed when asked. Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out.",
   })
   stats: PlayerStatsDto;
+
+  @ApiProperty({
+    type: [VariantStatsDto],
+    description:
+      'The same finished games split by variant (R8.9), backgammon first, then in the order of the variants list; only the variants the player has played. A draw counts as played, neither won nor lost.',
+  })
+  statsByVariant: VariantStatsDto[];
 }

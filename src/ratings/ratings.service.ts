@@ -7,6 +7,7 @@ import { Columns, cols } from '../db/decode';
 import type { Tx } from '../db/tx';
 import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
+import { isRated } from './rated';
 
 /**
  * A DOUBLE PRECISION column, selected as `col::text`: its shortest exact text, which
@@ -21,6 +22,8 @@ export interface RatedMatch {
   setup: {
     readonly sides: readonly [readonly string[], readonly string[]];
     readonly target: number;
+    /** R8: absent in matches from before variants (backgammon). */
+    readonly variant?: string;
   };
 }
 
@@ -46,7 +49,7 @@ export class RatingDto {
   @ApiProperty({ description: 'Match points played in rated matches (R7.1).', example: 5 })
   experience: number;
 
-  @ApiProperty({ description: 'Finished matches the player has played in the club.', example: 1 })
+  @ApiProperty({ description: 'Finished backgammon matches the player has played in the club: the rated ones (R8.9).', example: 1 })
   matches: number;
 }
 
@@ -68,6 +71,8 @@ export class RatingsService {
    */
   async rate(tx: Tx, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<AppliedRating[]> {
     const { setup } = t;
+    // R7.2, R8.9: only backgammon matches are rated; another variant's match changes nobody's rating.
+    if (!isRated(setup)) return [];
     const ids = [...setup.sides[0], ...setup.sides[1]];
     const rows = await tx.rows(`SELECT id, rating::text AS rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids], (r) => {
       const c = cols(r);
@@ -87,7 +92,8 @@ export class RatingsService {
    * (It answers a promise, as callers await it, though nothing is sent before COMMIT.)
    */
   unrate(tx: Tx, clubId: string, applied: AppliedRating[]): Promise<void> {
-    this.apply(tx, clubId, applied, -1);
+    // A match that was not rated (R8.9: not backgammon) kept no changes: nothing to take back.
+    if (applied.length > 0) this.apply(tx, clubId, applied, -1);
     return Promise.resolve();
   }
 
@@ -109,7 +115,8 @@ export class RatingsService {
     const rows = await this.db.once.rows(
       `SELECT p.id, p.name, p.rating::text AS rating, p.experience,
               (SELECT count(*) FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
-                WHERE tp.club_id = p.club_id AND tp.player_id = p.id AND t.kind = 'match' AND t.status = 'finished')::int AS matches
+                WHERE tp.club_id = p.club_id AND tp.player_id = p.id AND t.kind = 'match' AND t.status = 'finished'
+                  AND COALESCE(t.setup->>'variant', 'backgammon') = 'backgammon')::int AS matches
          FROM players p
         WHERE p.club_id = $1 AND ($2::float8 IS NULL OR p.rating < $2 OR (p.rating = $2 AND p.id > $3::uuid))
         ORDER BY p.rating DESC, p.id

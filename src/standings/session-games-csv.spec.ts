@@ -5,6 +5,7 @@ const game = (g: Partial<SessionGameCsvRow> = {}): SessionGameCsvRow => ({
   tableKind: 'money',
   tableId: 't1',
   gameNo: 1,
+  variant: 'backgammon',
   status: 'finished',
   startedAt: '2026-11-03T19:00:00.000Z',
   endedAt: '2026-11-03T19:20:00.000Z',
@@ -24,7 +25,9 @@ const game = (g: Partial<SessionGameCsvRow> = {}): SessionGameCsvRow => ({
 describe('session games CSV', () => {
   it('writes the header and one CRLF-terminated row per game', () => {
     const text = renderSessionGamesCsv([game()]);
-    expect(text).toBe(`${SESSION_GAMES_COLUMNS.join(',')}\r\n` + 'money,t1,1,finished,2026-11-03T19:00:00.000Z,2026-11-03T19:20:00.000Z,Ann / Bob,0,Ann,gammon,false,finish,4,,a b,a\r\n');
+    expect(text).toBe(
+      `${SESSION_GAMES_COLUMNS.join(',')}\r\n` + 'money,t1,1,finished,2026-11-03T19:00:00.000Z,2026-11-03T19:20:00.000Z,Ann / Bob,0,Ann,gammon,false,finish,4,,a b,a,backgammon,\r\n',
+    );
     expect(renderSessionGamesCsv([])).toBe(`${SESSION_GAMES_COLUMNS.join(',')}\r\n`);
   });
 
@@ -32,7 +35,7 @@ describe('session games CSV', () => {
     const [, row] = parseCsv(
       renderSessionGamesCsv([game({ status: 'abandoned', endedAt: '2026-11-03T19:05:00.000Z', winnerSide: null, winners: [], result: null, endedBy: null, points: null })]),
     );
-    expect(row).toEqual(['money', 't1', '1', 'abandoned', '2026-11-03T19:00:00.000Z', '2026-11-03T19:05:00.000Z', 'Ann / Bob', '', '', '', '', '', '', '', 'a b', '']);
+    expect(row).toEqual(['money', 't1', '1', 'abandoned', '2026-11-03T19:00:00.000Z', '2026-11-03T19:05:00.000Z', 'Ann / Bob', '', '', '', '', '', '', '', 'a b', '', 'backgammon', '']);
   });
 
   it('quotes separators, quotes and line breaks (RFC 4180) and guards formula-like text', () => {
@@ -54,6 +57,27 @@ describe('session games CSV', () => {
     expect(rows[1][8]).toBe('Bob, "the cube"');
     expect(rows[1][13]).toBe("'-wrong table\nsorry");
     expect(text).toContain('"\'=HYPERLINK(""x"") / Bob, ""the cube"""');
+  });
+
+  it("R8.9: names each game's variant and writes the variants' results (oin, mars, mother, draw, Tavla 31's checkersLeft)", () => {
+    const rows = parseCsv(
+      renderSessionGamesCsv([
+        game({ variant: 'long-nardy', result: { result: 'mars', resigned: false }, points: 2 }),
+        game({ gameNo: 2, variant: 'long-nardy', result: { result: 'oin', resigned: true }, points: 1 }),
+        game({ gameNo: 3, variant: 'plakoto', result: { result: 'mother', resigned: false }, points: 2 }),
+        game({ gameNo: 4, variant: 'plakoto', winnerSide: null, winners: [], result: { result: 'draw', resigned: false }, points: 0 }),
+        game({ gameNo: 5, variant: 'tavla-31', result: { result: 'single', resigned: false, checkersLeft: 7 }, points: 7 }),
+      ]),
+    );
+    const col = (name: (typeof SESSION_GAMES_COLUMNS)[number]) => rows.slice(1).map((r) => r[SESSION_GAMES_COLUMNS.indexOf(name)]);
+    expect(rows[0].slice(-2)).toEqual(['variant', 'checkersLeft']);
+    expect(col('variant')).toEqual(['long-nardy', 'long-nardy', 'plakoto', 'plakoto', 'tavla-31']);
+    expect(col('result')).toEqual(['mars', 'oin', 'mother', 'draw', 'single']);
+    expect(col('resigned')).toEqual(['false', 'true', 'false', 'false', 'false']);
+    expect(col('points')).toEqual(['2', '1', '2', '0', '7']);
+    expect(col('checkersLeft')).toEqual(['', '', '', '', '7']);
+    // A draw (R8.3): no winner, finished by `finish`, worth nothing.
+    expect([col('winnerSide')[3], col('winners')[3], col('winnerIds')[3], col('endedBy')[3]]).toEqual(['', '', '', 'finish']);
   });
 
   it('refuses a number that is not a safe integer', () => {

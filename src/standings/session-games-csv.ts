@@ -5,7 +5,7 @@
  *
  * Pure: no framework, no I/O; the same games render to the same bytes.
  *
- * COLUMNS (always these 16, in this order):
+ * COLUMNS (always these 18, in this order):
  *
  *   tableKind   match | money | chouette
  *   tableId     the table's id
@@ -20,20 +20,31 @@
  *               winning side; in a chouette each member whose own cube won
  *               (R5.4, R5.5: one who passed a box double lost) and the box and
  *               partner when the box's cubes netted him points
- *   result      single | gammon | backgammon for a game ended by `finish`; empty
- *               after a pass and for an abandoned game
+ *   result      single | gammon | backgammon for a game ended by `finish`, or the
+ *               variant's result: oin | mars (long nardy, R8.1), mother | draw
+ *               (Plakoto, R8.3; a draw has no winner); empty after a pass and
+ *               for an abandoned game
  *   resigned    true | false with a result (R1.4), else empty
  *   endedBy     finish | pass (a chouette ended by passes too); empty if abandoned
- *   points      what the game was worth to its winner (cube × result, R1.1–R1.3);
- *               empty in a chouette and for an abandoned game
+ *   points      what the game was worth to its winner (cube × result, R1.1–R1.3;
+ *               Tavla 31: checkersLeft, R8.6; a draw: 0); empty in a chouette
+ *               and for an abandoned game
  *   voidReason  why a voided game was voided (R6.3), else empty
  *   playerIds   the players' ids, same order as `players`, separated by one space
  *   winnerIds   the winners' ids, same order as `winners`, separated by one space
+ *   variant     the game's own variant (R8.9): backgammon | long-nardy | portes |
+ *               plakoto | fevga | tavla-31 (a Tavli table's games are Portes,
+ *               Plakoto or Fevga, R8.5)
+ *   checkersLeft  Tavla 31 (R8.6): the loser's checkers left on the board, as an
+ *               integer; empty otherwise
  *
  * A voided game keeps what it was (winner, result, points): its status says it no
  * longer counts. Money is not here: the ledger and the settlement statement have it.
  *
- * NUMBERS (gameNo, winnerSide, points) are plain integers, never quoted or prefixed.
+ * The two last columns came after the others so that a reader by position keeps
+ * finding the first 16 where they were.
+ *
+ * NUMBERS (gameNo, winnerSide, points, checkersLeft) are plain integers, never quoted or prefixed.
  * QUOTING and FORMULA INJECTION as in statement-csv.ts: a field holding `,` `"` CR
  * or LF is quoted with `"` doubled; every text field starting with `=` `+` `-` `@`
  * TAB CR or `'` gets a leading `'` (a player named `=HYPERLINK(…)` stays text).
@@ -46,6 +57,8 @@ export interface SessionGameCsvRow {
   tableKind: 'match' | 'money' | 'chouette';
   tableId: string;
   gameNo: number;
+  /** R8: the game's own variant. */
+  variant: string;
   status: 'finished' | 'voided' | 'abandoned';
   startedAt: string;
   endedAt: string | null;
@@ -53,7 +66,7 @@ export interface SessionGameCsvRow {
   players: ReadonlyArray<{ id: string; name: string }>;
   winnerSide: number | null;
   winners: ReadonlyArray<{ id: string; name: string }>;
-  result: { result: string; resigned: boolean } | null;
+  result: { result: string; resigned: boolean; checkersLeft?: number | null } | null;
   endedBy: 'finish' | 'pass' | null;
   points: number | null;
   voidReason: string | null;
@@ -76,11 +89,13 @@ export const SESSION_GAMES_COLUMNS = [
   'voidReason',
   'playerIds',
   'winnerIds',
+  'variant',
+  'checkersLeft',
 ] as const;
 
 type Column = (typeof SESSION_GAMES_COLUMNS)[number];
 
-const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points']);
+const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points', 'checkersLeft']);
 
 /** Renders the games as CSV; see the top of this file. */
 export function renderSessionGamesCsv(games: readonly SessionGameCsvRow[]): string {
@@ -106,6 +121,8 @@ function cells(g: SessionGameCsvRow): Record<Column, string | number | null> {
     voidReason: g.voidReason,
     playerIds: g.players.map((p) => p.id).join(' '),
     winnerIds: g.winners.map((p) => p.id).join(' '),
+    variant: g.variant,
+    checkersLeft: g.result?.checkersLeft ?? null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 // ---- standings ----------------------------------------------------------------------
 
@@ -50,15 +50,30 @@ export class StandingsDto {
 
 // ---- the session's games ----------------------------------------------------------------
 
-export class SessionGameResultDto {
-  @ApiProperty({ format: 'uuid', description: 'The player named in the `finish`: any player of the winning side.' })
-  winner: string;
+const RESULTS = ['single', 'gammon', 'backgammon', 'oin', 'mars', 'mother', 'draw'] as const;
+const GAME_VARIANTS = ['backgammon', 'long-nardy', 'portes', 'plakoto', 'fevga', 'tavla-31'] as const;
 
-  @ApiProperty({ enum: ['single', 'gammon', 'backgammon'] })
-  result: 'single' | 'gammon' | 'backgammon';
+export class SessionGameResultDto {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'uuid',
+    description: 'The player named in the `finish`: any player of the winning side. Null for a Plakoto draw, which has no winner (R8.3).',
+  })
+  winner: string | null;
+
+  @ApiProperty({
+    enum: RESULTS,
+    description:
+      "The result in the game's variant: `single`, `gammon`, `backgammon` (R1.1); long nardy `oin` or `mars` (R8.1); Plakoto `mother` or `draw` (R8.3); Tavla 31 `single` with `checkersLeft` (R8.6).",
+  })
+  result: (typeof RESULTS)[number];
 
   @ApiProperty({ description: 'R1.4: ended by a resignation at that level.' })
   resigned: boolean;
+
+  @ApiPropertyOptional({ description: 'Tavla 31 only (R8.6): the checkers the loser still had on the board, the points the game scored.', minimum: 1, maximum: 15, example: 7 })
+  checkersLeft?: number;
 }
 
 export class SessionGameDto {
@@ -70,6 +85,13 @@ export class SessionGameDto {
 
   @ApiProperty({ description: "The game's number at its table.", example: 3 })
   gameNo: number;
+
+  @ApiProperty({
+    enum: GAME_VARIANTS,
+    description: "The game's own variant (R8, R8.9): a Tavli table's games are each Portes, Plakoto or Fevga (R8.5); chouettes and games recorded before variants are backgammon.",
+    example: 'backgammon',
+  })
+  variant: (typeof GAME_VARIANTS)[number];
 
   @ApiProperty({ enum: ['finished', 'voided', 'abandoned'], description: 'Games in progress are not listed.' })
   status: 'finished' | 'voided' | 'abandoned';
@@ -84,14 +106,15 @@ export class SessionGameDto {
     type: Number,
     nullable: true,
     enum: [0, 1],
-    description: 'Match and money: the index of the winning side; chouette: 0 = the box side, 1 = the team. A voided game keeps what it was. Null when the game has no winner (abandoned).',
+    description:
+      'Match and money: the index of the winning side; chouette: 0 = the box side, 1 = the team. A voided game keeps what it was. Null when the game has no winner (abandoned, or a Plakoto draw, R8.3).',
   })
   winnerSide: 0 | 1 | null;
 
   @ApiProperty({
     type: [String],
     description:
-      "Who won the game (empty without a winner): the winning side; in a chouette each member's game is his own cube's (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box's cubes net him points, lose when they net him a loss, neither when even. Side 0 first, then side 1.",
+      "Who won the game (empty without a winner, as after a Plakoto draw, R8.3): the winning side; in a chouette each member's game is his own cube's (R5.4, R5.5): won when his cube won, lost when he passed a box double or lost at the finish; the box and his partner win when the box's cubes net him points, lose when they net him a loss, neither when even. Side 0 first, then side 1.",
   })
   winners: string[];
 
@@ -104,7 +127,8 @@ export class SessionGameDto {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'What the game was worth to its winner (cube × result, or the pre-double value after a pass); null in a chouette and for an abandoned game.',
+    description:
+      "What the game was worth to its winner (cube × result, or the pre-double value after a pass; a Tavla 31 game's `checkersLeft`, R8.6; 0 for a Plakoto draw, R8.3); null in a chouette and for an abandoned game.",
   })
   points: number | null;
 

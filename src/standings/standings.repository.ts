@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { cols, Row, RowDecodeError } from '../db/decode';
 import type { Reads } from '../db/tx';
 import type { StatsGame, StatsTableKind } from '../domain/player-stats';
-import type { ResultKind } from '../domain/types';
-import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, lowerSeats, lowerSides, resultOrNull, seatsOrNull, sidesOrNull, TABLE_SIDES_SQL } from '../player-stats';
+import { gameVariantOf, type GameVariantName, type ResultName } from '../domain/game-variants';
+import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, GAME_VARIANT_SQL, lowerSeats, lowerSides, resultOrNull, seatsOrNull, sidesOrNull, TABLE_SIDES_SQL } from '../player-stats';
 
 const TABLE_KINDS: readonly StatsTableKind[] = ['match', 'money', 'chouette'];
 const STATUSES: ReadonlyArray<SessionGameRow['status']> = ['finished', 'voided', 'abandoned'];
@@ -13,7 +13,10 @@ export interface SessionGameRow extends StatsGame {
   tableId: string;
   gameNo: number;
   status: 'finished' | 'voided' | 'abandoned';
-  result: { winner: string; result: ResultKind; resigned: boolean } | null;
+  /** R8: the game's own variant (backgammon for chouettes and rows from before variants). */
+  variant: GameVariantName;
+  /** A `finish`: its winner (null for a Plakoto draw, R8.3), its result, and Tavla 31's `checkersLeft` (R8.6). */
+  result: { winner: string | null; result: ResultName; resigned: boolean; checkersLeft?: number } | null;
   points: number | null;
   voidReason: string | null;
   startedAt: Date;
@@ -26,7 +29,8 @@ function mapRow(r: Row): SessionGameRow {
   const sides = sidesOrNull(c, 'sides');
   const seats = seatsOrNull(c, 'seats');
   const result = resultOrNull(c, 'result');
-  if (result && result.result && result.winner === null) throw new RowDecodeError('result', 'a finish with its winner', result);
+  // Every finish names its winner but a draw, which has none (R8.3).
+  if (result && result.result && result.result !== 'draw' && result.winner === null) throw new RowDecodeError('result', 'a finish with its winner', result);
   return {
     tableId: c.text('table_id'),
     gameNo: c.int('game_no'),
@@ -37,7 +41,16 @@ function mapRow(r: Row): SessionGameRow {
     seats: kind === 'chouette' && seats ? lowerSeats(seats) : null,
     cubes: chouetteCubeResults(r, c.json('chouette_actions')),
     winnerSide: c.intOrNull('winner_side'),
-    result: result && result.result && result.winner !== null ? { winner: result.winner.toLowerCase(), result: result.result, resigned: result.resigned ?? false } : null,
+    variant: gameVariantOf(c.textOrNull('variant')),
+    result:
+      result && result.result
+        ? {
+            winner: result.winner === null ? null : result.winner.toLowerCase(),
+            result: result.result,
+            resigned: result.resigned ?? false,
+            ...(result.checkersLeft === null ? {} : { checkersLeft: result.checkersLeft }),
+          }
+        : null,
     actions: [],
     points: c.intOrNull('points'),
     voidReason: c.textOrNull('void_reason'),
@@ -70,7 +83,7 @@ export class StandingsRepository {
     if (after) keyset = ` AND (g.table_id, g.game_no) > ($${params.push(after.tableId)}::uuid, $${params.push(after.gameNo)}::int)`;
     return tx.rows(
       `SELECT g.table_id, g.game_no, t.kind, g.status, ${TABLE_SIDES_SQL} AS sides, g.setup->'seatsAtStart' AS seats,
-              g.winner_side, g.result, g.points, g.void_reason, g.started_at, g.ended_at,
+              g.winner_side, g.result, g.points, ${GAME_VARIANT_SQL} AS variant, g.void_reason, g.started_at, g.ended_at,
               CASE WHEN t.kind = 'chouette' THEN g.actions END AS chouette_actions, ${CHOUETTE_REPLAY_SQL}
          FROM game_tables t JOIN games g ON g.club_id = t.club_id AND g.table_id = t.id
         WHERE t.club_id = $1 AND t.session_id = $2 AND g.status = ANY($3::text[])${keyset}

@@ -54,5 +54,7 @@ export function matMatch(setup: MatchTableSetup, games: StoredGame[], penalties:
       matchOver: after.status === 'finished',
     };
   });
-  return { target: setup.target, names, games: out, date };
+  // R8.9: the variant goes with the record, so that only a backgammon match is written.
+  const { variant } = setup as MatchTableSetup & { variant?: string };
+  return { target: setup.target, names, games: out, date, ...(variant === undefined ? {} : { variant }) };
 }

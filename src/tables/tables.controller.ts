@@ -78,7 +78,8 @@ export class MatchesController {
   @ApiResponse({ status: 200, description: 'The .mat record.', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiProblem(404, 'No such match in this club (NOT_FOUND).')
   @ApiProblem(406, 'Accept names no text type (NOT_ACCEPTABLE).')
-  @ApiProblem(422, 'The match cannot be written in the format (EXPORT_NOT_POSSIBLE).')
+  @ApiProblem(422, 'The match cannot be written in the format (EXPORT_NOT_POSSIBLE), or it is not a backgammon match (EXPORT_UNSUPPORTED_VARIANT, R8.9).')
+  @ApiRefusals('EXPORT_UNSUPPORTED_VARIANT')
   async exportMat(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     if (!negotiate(accept, ['text/plain'])) {
       throw new ApiError(ErrorCode.NOT_ACCEPTABLE, 'The match record is available as text/plain (Jellyfish .mat).');

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { ListQuery } from '../common/pagination';
 import { MoneyMinor } from '../common/validation';
+import { VARIANT_NAMES, type VariantName } from '../domain/game-variants';
 import { MAX_BOARDS } from '../domain/team-event';
 import { MatchRulesDto, MatchRulesStateDto } from '../tables';
 
@@ -42,9 +43,18 @@ export class CreateTeamEventDto {
   @IsUUID()
   sessionId?: string;
 
-  @ApiProperty({ description: "Every board's match target: an odd number from 1 to 63 (R3.1).", example: 3 })
+  @ApiProperty({ description: "Every board's match target: in backgammon an odd number from 1 to 63 (R3.1); in another variant its range (R8.7).", example: 3 })
   @IsInt()
   target: number;
+
+  @ApiPropertyOptional({
+    enum: VARIANT_NAMES,
+    default: 'backgammon',
+    description: 'R8: the game every board plays; each board match carries it, as a match created with this `variant` would.',
+  })
+  @IsOptional()
+  @IsIn(VARIANT_NAMES)
+  variant?: VariantName;
 
   @ApiPropertyOptional({ type: MatchRulesDto, description: "Every board's match settings, as for a match; money-only settings must be off (R2.8)." })
   @IsOptional()
@@ -133,6 +143,9 @@ export class TeamEventDto {
 
   @ApiProperty({ description: "Every board's match target (R3.1).", example: 3 })
   target: number;
+
+  @ApiProperty({ enum: VARIANT_NAMES, description: 'R8: the game every board plays (backgammon unless the event was created with another).', example: 'backgammon' })
+  variant: VariantName;
 
   @ApiProperty({ type: MatchRulesStateDto, description: "Every board's match settings." })
   rules: MatchRulesStateDto;

@@ -7,6 +7,7 @@ import { uuid7 } from '../common/uuid';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads } from '../db/tx';
+import { variantOfSetup } from '../domain/game-variants';
 import { assertStakeHasSession } from '../domain/session';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger';
@@ -44,7 +45,9 @@ export class TeamEventsService {
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateTeamEventDto): Promise<TeamEventDto | Replayed> {
     return this.commands.run(cmd, 201, async (tx) => {
       const sides = teamBoards(dto.teams.map((t) => t.players));
-      const setups = sides.map((s) => newMatchSetup({ sides: s, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined }));
+      // R8: every board plays the event's variant; its match's setup carries it, as a match's does.
+      const variant = dto.variant ?? 'backgammon';
+      const setups = sides.map((s) => newMatchSetup({ sides: s, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined, variant }));
       assertStakeHasSession('team event', dto.stakeMinor, dto.sessionId);
       const players = sides.flatMap(([a, b]) => [...a, ...b]);
       await assertPlayersInClub(tx, auth.clubId, players);
@@ -156,6 +159,7 @@ export class TeamEventsService {
       name: e.name,
       sessionId: e.sessionId,
       target: e.target,
+      variant: variantOfSetup(boards[0].setup),
       rules: { ...rules },
       stakeMinor: e.stakeMinor === null ? null : minorFromDb(e.stakeMinor),
       currency: e.currency,
