@@ -5,9 +5,10 @@ import { clubWith, finish } from './support/club';
 /**
  * What reads finished games does right for every variant (R8.9): ratings, the .mat
  * export, the session's games and standings, the player's statistics, team events.
- * The games are played as backgammon, then their rows are rewritten as the storage
- * keeps a variant's (setup `variant`, the variant's result, points; a draw without a
- * winner), so that only the readers are under test.
+ * The long nardy match is played through the API; the session's mixed evening is played
+ * as backgammon, then its rows are rewritten as the storage keeps a variant's (setup
+ * `variant`, the variant's result, points; a draw without a winner), so that several
+ * variants sit in one session and only the readers are under test.
  */
 describe('variants downstream (R8.9)', () => {
   let t: TestApp;
@@ -27,9 +28,8 @@ describe('variants downstream (R8.9)', () => {
 
   it('R8.9: a long nardy match does not rate, its void does not unrate, and its .mat export is refused', async () => {
     const before = [await player(A), await player(B)];
-    const m = (await c.post('/v1/matches', { sides: [[A], [B]], target: 1 })).body.id as string;
-    await setTableVariant(m, 'long-nardy');
-    expect((await c.post(`/v1/matches/${m}/games`, { actions: [finish(A)] })).status).toBe(201);
+    const m = (await c.post('/v1/matches', { sides: [[A], [B]], target: 1, variant: 'long-nardy' })).body.id as string;
+    expect((await c.post(`/v1/matches/${m}/games`, { actions: [{ type: 'finish', winner: A, result: 'oin' }] })).status).toBe(201);
     expect((await c.get(`/v1/matches/${m}`)).body).toMatchObject({ status: 'finished' });
     expect(await player(A)).toMatchObject({ rating: before[0].rating, experience: before[0].experience });
     expect(await player(B)).toMatchObject({ rating: before[1].rating, experience: before[1].experience });
