@@ -131,6 +131,27 @@ function markIntegers(v: unknown, name?: string): void {
   }
 }
 
+/**
+ * A nullable reference as OpenAPI 3.0 validators read it. Nest writes `{ allOf: [{ $ref }],
+ * nullable: true }`, but `nullable` only widens a `type` beside it, and the `$ref`'s
+ * schema does not admit null: strict validators refuse a `null` that the API sends. The
+ * honest 3.0 form is either the referenced object or null: `anyOf: [{ $ref }, { nullable,
+ * enum: [null] }]` (the field's description and other keywords stay).
+ */
+function nullableRefs(v: unknown): void {
+  if (Array.isArray(v)) return v.forEach(nullableRefs);
+  if (!v || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  const allOf = o.allOf;
+  if (o.nullable === true && Array.isArray(allOf) && allOf.length === 1 && typeof (allOf[0] as { $ref?: unknown }).$ref === 'string') {
+    delete o.allOf;
+    delete o.nullable;
+    delete o.type;
+    o.anyOf = [allOf[0], { type: 'object', nullable: true, enum: [null] }];
+  }
+  for (const child of Object.values(o)) nullableRefs(child);
+}
+
 /** Object keys sorted at every level, so the committed document diffs cleanly. */
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
@@ -169,5 +190,6 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   addStandardProblems(doc);
   describeProblems(doc);
   markIntegers(doc);
+  nullableRefs(doc);
   return sortDeep(doc) as OpenAPIObject;
 }
