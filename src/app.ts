@@ -12,6 +12,8 @@ import { registerResponseHooks } from './common/response-hooks';
 import { findNul, scanJson } from './common/body-limits';
 import { clientErrorHandler, frameworkErrors, refuseNulInQuery } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
+import { RULE_BOOK_PATH } from './common/rule-book';
+import { renderRuleBook } from './common/rule-book-page';
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -86,6 +88,12 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   const doc = buildOpenApi(app);
   fastify.get('/openapi.json', (_req: FastifyRequest, reply: FastifyReply) => {
     reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(doc));
+  });
+  // The rule book every refusal links to (`ruleUrl`), public like the API docs and, like
+  // them, outside the OpenAPI document; rendered once, when the app is built.
+  const ruleBook = renderRuleBook();
+  fastify.get(RULE_BOOK_PATH, (_req: FastifyRequest, reply: FastifyReply) => {
+    reply.header('content-type', 'text/html; charset=utf-8').send(ruleBook);
   });
   SwaggerModule.setup('docs', app, doc, { raw: false, swaggerOptions: { url: '/openapi.json' }, customSiteTitle: 'Backgammon club API' });
   return app;

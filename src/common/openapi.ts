@@ -27,8 +27,14 @@ class ProblemResponse {
   @ApiProperty({ description: 'Stable machine-readable code (UPPER_SNAKE).', example: 'VALIDATION_FAILED' })
   code: string;
 
-  @ApiPropertyOptional({ description: 'Id of the rule in RULES.md that refused the request.', example: 'R3.1' })
+  @ApiPropertyOptional({ description: 'Id of the rule of the rule book (docs/rules.md, served at /docs/rules) that refused the request.', example: 'R3.1' })
   rule?: string;
+
+  @ApiPropertyOptional({
+    description: 'Present with `rule`: a relative link to that rule in the rule book served by this API (`/docs/rules#` followed by the rule id).',
+    example: '/docs/rules#R3.1',
+  })
+  ruleUrl?: string;
 
   @ApiPropertyOptional({ type: [FieldErrorDto], maxItems: 20, description: 'Field-level validation failures: at most 20 are listed.' })
   errors?: FieldErrorDto[];

@@ -5,6 +5,7 @@ import { ApiError, FieldError } from './api-error';
 import { ErrorCode, statusOf, titleOf } from './error-codes';
 import { CommitOutcomeUnknown, isDatabaseUnavailable, StatementFailed } from './db-failures';
 import { isRetryable } from './retryable';
+import { ruleUrlOf } from './rule-book';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -15,6 +16,8 @@ export interface Problem {
   detail: string;
   code: string;
   rule?: string;
+  /** Where the rule is explained: a relative link into the served rule book, e.g. `/docs/rules#R3.4`. */
+  ruleUrl?: string;
   errors?: FieldError[];
   /** How many field errors there were; `errors` lists at most 20 of them. */
   errorCount?: number;
@@ -33,8 +36,10 @@ export interface Rendered {
 
 const typeOf = (code: string) => `urn:bgclub:problem:${code.toLowerCase().replace(/_/g, '-')}`;
 
+/** A problem citing a rule links to it in the rule book (`ruleUrl`). */
 function problem(status: number, code: string, detail: string, more: Partial<Problem> = {}): Problem {
-  return { type: typeOf(code), title: titleOf(status), status, detail, code, ...more };
+  const { rule, ...rest } = more;
+  return { type: typeOf(code), title: titleOf(status), status, detail, code, ...(rule ? { rule, ruleUrl: ruleUrlOf(rule) } : {}), ...rest };
 }
 
 /** 40001 serialization failure, 40P01 deadlock: the whole unit of work may be retried. */

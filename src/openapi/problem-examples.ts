@@ -1,5 +1,6 @@
 import { ErrorCode, statusOf, titleOf } from '../common/error-codes';
 import type { DomainErrorCode } from '../domain/error-codes';
+import { ruleUrlOf } from '../common/rule-book';
 
 /**
  * The rule id shown in the example of a refusal with this code (the first rule it is
@@ -161,7 +162,7 @@ export function problemExample(status: number, codes: readonly string[], instanc
   if (refusal) {
     const rule = EXAMPLE_RULE[refusal];
     const detail = rule ? `The request is refused by rule ${rule}.` : 'The request is refused; `code` says why.';
-    return { type: typeOf(refusal), title: titleOf(422), status: 422, detail, code: refusal, ...(rule ? { rule } : {}), instance };
+    return { type: typeOf(refusal), title: titleOf(422), status: 422, detail, code: refusal, ...(rule ? { rule, ruleUrl: ruleUrlOf(rule) } : {}), instance };
   }
   const shown = codes.find((c) => isHttpCode(c) && statusOf(c) === status && EXAMPLE_DETAIL[c] !== undefined) as ErrorCode | undefined;
   const code = shown ?? DEFAULT_CODE[status] ?? ErrorCode.INTERNAL_ERROR;
