@@ -170,7 +170,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .setTitle('Backgammon club scorekeeping API')
     .setDescription(
       'Match play with the Crawford rule, chouettes, money games and settlement statements for backgammon clubs. ' +
-        'Rules are cited by id (R3.4) from RULES.md. Errors are application/problem+json with a stable `code`.',
+        'Rules are cited by id (R3.4) and explained in the rule book at /docs/rules (a refusal links its rule in `ruleUrl`). Errors are application/problem+json with a stable `code`.',
     )
     .setVersion('1.0.0')
     .setLicense('UNLICENSED', 'https://choosealicense.com/no-permission/')
