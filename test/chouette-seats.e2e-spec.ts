@@ -4,7 +4,7 @@ import { clubWith, finish } from './support/club';
 /**
  * The seats a chouette answers while a game is in progress and after it (R5.7–R5.9,
  * R6.3). Five players, box partner from 4 seated (`partnerFrom: 4`). Every seating
- * below is worked out by hand from RULES.md:
+ * below is worked out by hand from the rule book (docs/rules.md):
  *
  * - R5.9: the partner is taken when a game starts (at least 4 seated, the box has
  *   none): the player after the captain becomes partner and leaves the team.

@@ -4,7 +4,7 @@ import { clubWith, double, finish, nets, pass, take } from './support/club';
 /**
  * An evening at a chouette (R5) over HTTP. Stake 100 per point, no rake, default
  * rules (per-member cubes, Jacoby on). Every seat and amount below is worked out
- * by hand from RULES.md.
+ * by hand from the rule book (docs/rules.md).
  */
 describe('chouette (R5) over HTTP', () => {
   let t: TestApp;

@@ -10,7 +10,7 @@ import { bearer, newClub, startApp, TestApp } from './support/app';
  * action at a time; abandons, voids (and refused voids), payments (the house
  * included) on open and closed sessions, joins and leaves at a chouette, penalties
  * in a match, closing sessions. Each command runs against the real app and against
- * `Model`, an in-memory implementation of RULES.md written here from the rule text
+ * `Model`, an in-memory implementation of the rule book (docs/rules.md) written here from the rule text
  * alone (nothing from src/ is imported). After every command the balances, every
  * session's statement (nets, outstanding, games, transfers) and whole ledger, and the
  * table touched are compared with the model; at the end of a run, each player's

@@ -3,7 +3,7 @@ import { clubWith, double, finish, take } from './support/club';
 
 /**
  * R7.1 club ratings over HTTP. Expected values are worked out by hand from the FIBS
- * formula of RULES.md (P_upset = 1 / (10^(D·√n/2000) + 1), K = max(1, 5 − exp/100),
+ * formula of the rule book (R7) (P_upset = 1 / (10^(D·√n/2000) + 1), K = max(1, 5 − exp/100),
  * ±4·K·√n·P), shown in the comments; ratings are answered to two decimals.
  */
 describe('club ratings (R7) over HTTP', () => {

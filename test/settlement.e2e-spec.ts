@@ -5,7 +5,7 @@ import { pdfText } from './support/pdf-text';
 
 /**
  * Two club nights and a euro evening, settled (R6). Every amount below is worked
- * out by hand from RULES.md; the comments show the arithmetic.
+ * out by hand from the rule book (docs/rules.md); the comments show the arithmetic.
  *
  * Session 1 (USD, rake 2.5 %, R6.4):
  *   Anna–Ben money, 100/pt, no Jacoby:

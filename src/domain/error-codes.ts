@@ -1,5 +1,5 @@
 /**
- * Every `code` a refusal by the rules can carry, grouped by the part of RULES.md it
+ * Every `code` a refusal by the rules can carry, grouped by the part of the rule book (docs/rules.md) it
  * belongs to (the rule ids each one is raised with are listed beside it). `refuse` and
  * `RuleViolation` take only these, so a misspelt code does not compile. Each is answered
  * 422 with its `code` and `rule`; the values are part of the API and never change.

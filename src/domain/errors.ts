@@ -3,7 +3,7 @@ import type { DomainErrorCode } from './error-codes';
 /**
  * A refusal by the rules. The domain throws it; the HTTP layer renders it as
  * problem+json, status 422, with `code` and `rule`. `code` is one of
- * DOMAIN_ERROR_CODES (src/domain/error-codes.ts); `rule` is the RULES.md id (e.g. "R3.4").
+ * DOMAIN_ERROR_CODES (src/domain/error-codes.ts); `rule` is the rule book id (docs/rules.md) (e.g. "R3.4").
  */
 export class RuleViolation extends Error {
   constructor(

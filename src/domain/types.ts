@@ -1,5 +1,5 @@
 /**
- * Shared vocabulary of the cube/game/match domain (RULES.md R1–R4).
+ * Shared vocabulary of the cube/game/match domain (the rule book, R1–R4).
  * Pure types: no framework, no I/O.
  */
 
