@@ -1,6 +1,6 @@
 import { bearer, newClub, startApp, TestApp } from './support/app';
 
-describe('auth and tenancy (API.md: Auth)', () => {
+describe('auth and tenancy (the HTTP contract: auth)', () => {
   let t: TestApp;
   let owner: string;
   let clubId: string;

@@ -2,7 +2,7 @@ import { bearer, newClub, startApp, anotherInstance, TestApp, RunningApp } from 
 import request from 'supertest';
 import { clubWith, double, finish, take } from './support/club';
 
-/** Rate limits per API key, shared by every instance (API.md: 429 with Retry-After). */
+/** Rate limits per API key, shared by every instance (the HTTP contract: 429 with Retry-After). */
 describe('rate limits per API key', () => {
   let t: TestApp;
   let second: RunningApp;

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { bearer, newClub, startApp, anotherInstance, TestApp } from './support/app';
 
-describe('Idempotency-Key (API.md Conventions)', () => {
+describe('Idempotency-Key (the HTTP contract: conventions)', () => {
   let t: TestApp;
   let owner: string;
   let clubId: string;

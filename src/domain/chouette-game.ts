@@ -1,5 +1,5 @@
 /**
- * A chouette game over an action log (R5.2–R5.6, R5.10; API.md "Games and cube
+ * A chouette game over an action log (R5.2–R5.6, R5.10; the HTTP contract, "Games and cube
  * actions").
  *
  * Parties. The box side (party 0 of every cube) is the box and, if there is one,
@@ -148,7 +148,7 @@ export function replayChouetteGame(setup: ChouetteGameSetup, actions: readonly G
   return actions.reduce((s, act) => applyChouetteAction(setup, s, act), newChouetteGame(setup, automaticDoubles));
 }
 
-/** API.md undo: takes back the last action of an unfinished game (replay of the rest). */
+/** The undo action: takes back the last action of an unfinished game (replay of the rest). */
 export function undoChouetteAction(setup: ChouetteGameSetup, state: ChouetteGameState): ChouetteGameState {
   if (state.status === 'finished') {
     refuse('GAME_FINISHED', 'R6.3', 'This game is finished: it cannot be undone, only voided while it is the latest finished game (R6.3)');

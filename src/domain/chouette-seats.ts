@@ -52,7 +52,7 @@ export interface RollOffEntry {
   readonly roll: number;
 }
 
-/** The three ways a chouette may be seated (API.md `seating`). */
+/** The three ways a chouette may be seated (the `seating` field). */
 export type ChouetteSeating = { readonly rolls: readonly RollOffEntry[] } | { readonly order: readonly PlayerId[] } | { readonly shuffle: readonly PlayerId[] };
 
 type PartnerRules = Pick<ChouetteRules, 'partnerFrom'>;

@@ -8,7 +8,7 @@
  * An exchange is a double followed by at most `maxInstantRedoubles` instant
  * redoubles that alternate sides (R2.5): the receiver of the double may beaver
  * (R2.4), the original doubler may then raccoon (R2.5). What the cube shows while
- * an offer is pending (API.md): `value` and `owner` are as if every earlier offer in
+ * an offer is pending (as the HTTP contract shows it): `value` and `owner` are as if every earlier offer in
  * the exchange had been taken, and `pending.value` is what a take makes it. So:
  *
  *   A doubles at v:      value v,  owner as before, pending { A, 2v, double }   B answers
@@ -208,7 +208,7 @@ function instantRedouble(cube: CubeState, ctx: CubeContext, actor: Actor, offer:
   assertWithinLimit(redoubled, ctx, kind);
   return {
     ...cube,
-    // Shown as if the offer being answered had been taken (API.md).
+    // Shown as if the offer being answered had been taken (as the HTTP contract shows it).
     ...takenOffer(cube, offer, actor),
     pending: { by: actor.player, byParty: actor.party, value: redoubled, kind, receiver: offer.receiver, redoubles: nth },
   };

@@ -1,5 +1,5 @@
 /**
- * A game as a log of cube actions and its end (R1, R2; API.md "Games and cube
+ * A game as a log of cube actions and its end (R1, R2; the HTTP contract, "Games and cube
  * actions").
  *
  * A game is played between the box side (party 0) and one or more member cubes
@@ -68,7 +68,7 @@ export interface FinishAction {
 
 export type GameAction = DoubleAction | AnswerAction | FinishAction;
 
-/** API.md `result`: how a finished game was ended by a `finish` (null after a pass). */
+/** The game's `result` field: how a finished game was ended by a `finish` (null after a pass). */
 export interface GameResult {
   /** Absent only for a Plakoto draw (R8.3). */
   readonly winner?: PlayerId;
@@ -257,7 +257,7 @@ export function replay(setup: GameSetup, actions: readonly GameAction[], automat
 }
 
 /**
- * API.md undo: takes back the last action of an unfinished game by replaying the
+ * The undo action: takes back the last action of an unfinished game by replaying the
  * rest. A finished game is not undone; only voided (R6.3).
  */
 export function undoLastAction(setup: GameSetup, state: GameState): GameState {

@@ -36,7 +36,7 @@ export interface RateVerdict {
 }
 
 /**
- * Rate limits per API key (API.md: 429 with Retry-After), counted in PostgreSQL so
+ * Rate limits per API key (the HTTP contract: 429 with Retry-After), counted in PostgreSQL so
  * every app instance shares one count: fixed windows of RATE_LIMIT_WINDOW_SECONDS on
  * the database's clock, one upserted counter row per key and window. An instance takes
  * hits from the shared counter in leases (1 % of the limit, at most 1,000, at least 1)

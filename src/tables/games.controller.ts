@@ -24,7 +24,7 @@ const gameNo = () =>
 const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with ${MONEY_WRITE_422}`;
 
 /**
- * The same game routes on every kind of table (API.md "Games and cube actions"):
+ * The same game routes on every kind of table (the HTTP contract, "Games and cube actions"):
  * /v1/matches/{id}/games, /v1/money-games/{id}/games, /v1/chouettes/{id}/games.
  */
 function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<unknown> {
