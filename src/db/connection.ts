@@ -150,11 +150,7 @@ export class Connection {
    * of the deadline.
    */
   private send(text: string, values?: readonly unknown[], named = false): Promise<QueryResult | QueryResult[]> {
-    // node-postgres reads query_timeout from a query's config too (its types omit it).
-    const config: QueryConfig & { query_timeout: number } = { text, query_timeout: budget(this.deadline) };
-    if (values !== undefined) config.values = [...values];
-    if (named) config.name = nameOf(text, 'bg');
-    return this.client.query(config);
+    return this.client.query(queryConfig(text, values, named, this.deadline));
   }
 
   /**
@@ -193,6 +189,18 @@ export class Connection {
     made.add(name);
     return name;
   }
+}
+
+/**
+ * One message as node-postgres takes it: simple protocol for text alone, extended with
+ * values (a named statement when `named`), waiting at most what is left of `deadline`
+ * (node-postgres reads query_timeout from a query's config too; its types omit it).
+ */
+export function queryConfig(text: string, values: readonly unknown[] | undefined, named: boolean, deadline: number): QueryConfig {
+  const config: QueryConfig & { query_timeout: number } = { text, query_timeout: budget(deadline) };
+  if (values !== undefined) config.values = [...values];
+  if (named) config.name = nameOf(text, 'bg');
+  return config;
 }
 
 /** What is left of `deadline` for one statement (at least 1 ms: a spent budget fails at once). */

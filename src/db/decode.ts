@@ -57,6 +57,17 @@ export class Columns {
     return v === null || v === undefined ? null : this.int(name);
   }
 
+  /**
+   * A DOUBLE PRECISION column: the number node-postgres parses, or the column selected as
+   * text (`col::text`, its shortest exact form), read back into the same double.
+   */
+  float(name: string): number {
+    const v = this.get(name);
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    if (!Number.isFinite(n)) throw new RowDecodeError(name, 'double precision', v);
+    return n;
+  }
+
   /** A BIGINT kept as its decimal text (money: never a float on the way). */
   bigintText(name: string): string {
     const v = this.get(name);

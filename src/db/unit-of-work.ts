@@ -1,10 +1,9 @@
-import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { ApiError } from '../common/api-error';
 import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable } from '../common/db-failures';
 import { ErrorCode } from '../common/error-codes';
-import { nameOf } from '../common/sql-names';
 import { isRetryable } from '../common/retryable';
-import { budget, Connection } from './connection';
+import { Connection, queryConfig } from './connection';
 import { Decoder, Row } from './decode';
 import { PoolMode } from './pool';
 import { ImmediateWrite, Reads, StatementOptions, Tx } from './tx';
@@ -39,9 +38,7 @@ export class UnitOfWork {
       const client = await pool.connect();
       let discard = false;
       try {
-        const config: QueryConfig & { query_timeout: number } = { text, values: [...values], query_timeout: budget(deadline) };
-        if (options?.prepare === true && mode === 'session') config.name = nameOf(text, 'bg');
-        return await client.query(config);
+        return await client.query(queryConfig(text, values, options?.prepare === true && mode === 'session', deadline));
       } catch (e) {
         discard = isDatabaseUnavailable(e);
         throw asStatementFailed(e, text, values);

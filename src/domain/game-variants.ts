@@ -7,7 +7,7 @@
  * are absent in rows written before variants existed: they are backgammon.
  */
 
-import { GAME_VARIANTS, GameVariant, Variant, VARIANT_RESULTS, VARIANTS, VariantResult } from './variants';
+import { GAME_VARIANTS, GameVariant, isGameVariant, isVariant, Variant, VARIANT_RESULTS, VARIANTS, VariantResult } from './variants';
 
 /** Every variant a match or money table may carry (R8): the names of variants.ts. */
 export const VARIANT_NAMES = VARIANTS;
@@ -23,18 +23,16 @@ export type ResultName = VariantResult;
 
 export const BACKGAMMON = 'backgammon';
 
-const isVariantName = (v: unknown): v is VariantName => typeof v === 'string' && (VARIANT_NAMES as readonly string[]).includes(v);
-
 /** The variant a setup JSON names (a table's or a game's): backgammon when it names none or one this build does not know. */
 export function variantOfSetup(setup: unknown): VariantName {
   if (typeof setup !== 'object' || setup === null || !('variant' in setup)) return BACKGAMMON;
   const v = (setup as { variant?: unknown }).variant;
-  return isVariantName(v) ? v : BACKGAMMON;
+  return isVariant(v) ? v : BACKGAMMON;
 }
 
 /** A game's own variant from its stored name (null or absent: backgammon). */
 export function gameVariantOf(name: string | null | undefined): GameVariantName {
-  return isVariantName(name) && name !== 'tavli' ? name : BACKGAMMON;
+  return isGameVariant(name) ? name : BACKGAMMON;
 }
 
 /**

@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { cols, Row, RowDecodeError } from '../db/decode';
+import { cols, Row } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import { versionedUpdate } from '../db/versioned-update';
 import { PlayerEntity } from './player.entity';
 
 const PLAYER_COLUMNS = 'club_id, id, name, nickname, rating, experience, version, created_at, updated_at';
-
-/** A double precision column (node-postgres answers a number). */
-function float(r: Row, name: string): number {
-  const v = r[name];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new RowDecodeError(name, 'double precision', v);
-  return v;
-}
 
 const decodePlayer = (r: Row): PlayerEntity => {
   const c = cols(r);
@@ -20,7 +13,7 @@ const decodePlayer = (r: Row): PlayerEntity => {
     id: c.text('id'),
     name: c.text('name'),
     nickname: c.textOrNull('nickname'),
-    rating: float(r, 'rating'),
+    rating: c.float('rating'),
     experience: c.int('experience'),
     version: c.int('version'),
     createdAt: c.date('created_at'),

@@ -3,19 +3,11 @@ import { ApiProperty } from '@nestjs/swagger';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
-import { Columns, cols } from '../db/decode';
+import { cols } from '../db/decode';
 import type { Tx } from '../db/tx';
 import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
 import { isRated } from './rated';
-
-/**
- * A DOUBLE PRECISION column, selected as `col::text`: its shortest exact text, which
- * Number() reads back into the same double node-postgres would have parsed.
- */
-function float8(c: Columns, name: string): number {
-  return Number(c.text(name));
-}
 
 /** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines/match.ts). */
 export interface RatedMatch {
@@ -76,7 +68,7 @@ export class RatingsService {
     const ids = [...setup.sides[0], ...setup.sides[1]];
     const rows = await tx.rows(`SELECT id, rating::text AS rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids], (r) => {
       const c = cols(r);
-      return { id: c.text('id'), rating: float8(c, 'rating'), experience: c.int('experience') };
+      return { id: c.text('id'), rating: c.float('rating'), experience: c.int('experience') };
     });
     const byId = new Map(rows.map((r) => [r.id, { rating: r.rating, experience: r.experience }]));
     const side = (s: readonly string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
@@ -124,7 +116,7 @@ export class RatingsService {
       [auth.clubId, (after?.[0] as number) ?? null, (after?.[1] as string) ?? null, limit + 1],
       (r) => {
         const c = cols(r);
-        return { id: c.text('id'), name: c.text('name'), rating: float8(c, 'rating'), experience: c.int('experience'), matches: c.int('matches') };
+        return { id: c.text('id'), name: c.text('name'), rating: c.float('rating'), experience: c.int('experience'), matches: c.int('matches') };
       },
     );
     return toPage(
