@@ -11,6 +11,7 @@ import { AuditActors1765163472000 } from './1765163472000-AuditActors';
 import { AuthRateCounters1765163473000 } from './1765163473000-AuthRateCounters';
 import { AppRole1796169600000 } from './1796169600000-AppRole';
 import { GuardConflicts1796256000000 } from './1796256000000-GuardConflicts';
+import { Events1796342400000 } from './1796342400000-Events';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AuthRateCounters1765163473000,
   AppRole1796169600000,
   GuardConflicts1796256000000,
+  Events1796342400000,
 ];

@@ -8,6 +8,7 @@ import type { AppConfig } from './config';
 import { ConfigModule } from './config.module';
 import { CommandsModule } from './commands/commands.module';
 import { DbModule } from './db/db.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { AuthGuard, AuthModule } from './guards';
 import { HealthModule } from './health';
 import { LedgerModule } from './ledger';
@@ -43,6 +44,7 @@ export class AppModule {
         ConfigModule.register({ config: o.config, databaseUrl: o.databaseUrl, logger: o.logger }),
         DbModule,
         CommandsModule,
+        OutboxModule,
         AuthModule,
         HealthModule,
         ClubsModule,

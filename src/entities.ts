@@ -10,6 +10,7 @@ import { PaymentEntity } from './payments/payment.entity';
 import { AuditEntryEntity, AuthRateCounterEntity, RateLimitCounterEntity } from './guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from './tables/table.entity';
 import { TeamEventBoardEntity, TeamEventEntity } from './team-events/team-event.entity';
+import { EventEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './outbox/event.entity';
 
 /** Every entity; a test checks them against the schema the migrations build. */
 export const ENTITIES = [
@@ -31,6 +32,10 @@ export const ENTITIES = [
   PartyVolumeEntity,
   TeamEventEntity,
   TeamEventBoardEntity,
+  EventEntity,
+  WebhookEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
 ];
 
 /** Tables that belong to no club (checked by the tenancy catalog test). */

@@ -55,6 +55,7 @@ export interface ImmediateWrite {
  */
 export class Tx implements Reads {
   private readonly deferred: DeferredWrite[] = [];
+  private readonly committed = new Map<string, () => void>();
 
   constructor(private readonly conn: Connection) {}
 
@@ -96,6 +97,27 @@ export class Tx implements Reads {
   /** Queues a write for the COMMIT (see the class comment). */
   defer(w: DeferredWrite): void {
     this.deferred.push(w);
+  }
+
+  /**
+   * Something to do once this transaction has committed (never after a rollback, never
+   * for an attempt that is run again), at most once per `key`. It must not throw; it
+   * runs after the answer is decided and cannot change it.
+   */
+  afterCommit(key: string, fn: () => void): void {
+    if (!this.committed.has(key)) this.committed.set(key, fn);
+  }
+
+  /** The afterCommit callbacks, run by the unit of work after its COMMIT. */
+  runAfterCommit(): void {
+    for (const fn of this.committed.values()) {
+      try {
+        fn();
+      } catch {
+        // A callback's failure is its own; the command has committed.
+      }
+    }
+    this.committed.clear();
   }
 
   /** Whether a write has been deferred (the command is past its reads). */

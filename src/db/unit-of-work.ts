@@ -91,6 +91,7 @@ export class UnitOfWork {
       const tx = new Tx(conn);
       const result = await work(tx);
       await conn.commit(tx.takeDeferred());
+      tx.runAfterCommit();
       return result;
     } catch (e) {
       discard = await conn.rollback(e);

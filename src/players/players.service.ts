@@ -8,6 +8,7 @@ import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import { roundRating } from '../domain/rating';
+import { Outbox } from '../outbox/outbox';
 import { PlayerEntity } from './player.entity';
 import { CreatePlayerDto, PlayerDto, UpdatePlayerDto } from './players.dto';
 import { PlayersRepository } from './players.repository';
@@ -31,6 +32,7 @@ export class PlayersService {
     private readonly db: Db,
     private readonly commands: Commands,
     private readonly players: PlayersRepository,
+    private readonly outbox: Outbox,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreatePlayerDto): Promise<PlayerDto | Replayed> {
@@ -48,7 +50,9 @@ export class PlayersService {
         updatedAt: now,
       };
       this.players.insert(tx, p);
-      return Promise.resolve(mapPlayer(p));
+      const player = mapPlayer(p);
+      this.outbox.emit(tx, auth.clubId, { type: 'player.created', sessionId: null, subject: { kind: 'player', id: p.id }, data: player });
+      return Promise.resolve(player);
     });
   }
 
@@ -63,7 +67,9 @@ export class PlayersService {
       const p = await this.players.lock(tx, auth.clubId, id);
       if (!p) throw notFound('Player');
       checkVersion(ifMatch, p.version);
-      return mapPlayer(await this.players.update(tx, p, dto));
+      const player = mapPlayer(await this.players.update(tx, p, dto));
+      this.outbox.emit(tx, auth.clubId, { type: 'player.updated', sessionId: null, subject: { kind: 'player', id: p.id }, data: player });
+      return player;
     });
   }
 }
