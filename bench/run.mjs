@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Api } from './lib/api.mjs';
+import { attachConsumers } from './lib/consumers.mjs';
 import { MAIN, startApp } from './lib/app.mjs';
 import { onCleanup, runCleanup, runMain } from './lib/cleanup.mjs';
 import { embeddedStore, serverStore } from './lib/database.mjs';
@@ -77,7 +78,7 @@ async function main() {
   const store = adminUrl ? await serverStore(adminUrl) : await embeddedStore();
   log(`database: ${store.description}; RATE_LIMIT=${rateLimit ?? 'the app default'}`);
   const app = await startApp({
-    env: { ...store.env, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', ...(rateLimit === null ? {} : { RATE_LIMIT: rateLimit }) },
+    env: { ...store.env, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true', ...(rateLimit === null ? {} : { RATE_LIMIT: rateLimit }) },
     dataDir: store.dataDir,
     label: 'app',
   });
@@ -88,9 +89,11 @@ async function main() {
   const api = await Api.newClub(client, adminToken, 'Benchmark club');
   const load = { api, warmupMs: warmupS * 1000, durationMs: measuredS * 1000 };
   let non2xx = 0;
+  let lastRecordGameRps = 0;
 
   if (wanted('record_game')) {
     const game = await recordGame({ ...load, pid: app.pid });
+    lastRecordGameRps = game.rps;
     non2xx += game.non2xx + (game.warmupNon2xx ?? 0);
     emit('record_game_rps', game.rps, 'req/s');
     emit('record_game_p50_ms', game.p50, 'ms');
@@ -106,6 +109,30 @@ async function main() {
     emit('baseline_record_game_p50_ms', base.p50, 'ms');
     emit('baseline_record_game_cpu_ms', base.cpuMsPerAnswer, 'ms', 3);
     emit('record_game_vs_baseline', (100 * game.rps) / base.rps, '%');
+  }
+
+  // The same load with the event log's consumers attached (one live stream client, one
+  // webhook subscription), between two runs without them; the cost is against their mean.
+  if (wanted('record_game_with_events')) {
+    const consumers = await attachConsumers(api, app.url);
+    const detach = onCleanup('detach the event consumers', () => consumers.detach());
+    const withEvents = await recordGame({ ...load, pid: app.pid });
+    const streamed = consumers.streamed();
+    await detach();
+    const after = await recordGame({ ...load, pid: app.pid });
+    non2xx += withEvents.non2xx + (withEvents.warmupNon2xx ?? 0) + after.non2xx + (after.warmupNon2xx ?? 0);
+    const without = wanted('record_game') ? [lastRecordGameRps, after.rps] : [after.rps];
+    const withoutRps = without.reduce((a, b) => a + b, 0) / without.length;
+    emit('record_game_with_events_rps', withEvents.rps, 'req/s');
+    emit('record_game_with_events_p99_ms', withEvents.p99, 'ms');
+    emit('record_game_without_events_rps', withoutRps, 'req/s');
+    emit('record_game_events_cost', 100 * (1 - withEvents.rps / withoutRps), '%');
+    emit('record_game_events_streamed', streamed, 'count', 0);
+    emit('record_game_events_delivered', consumers.delivered(), 'count', 0);
+    if (streamed === 0 || consumers.delivered() === 0) {
+      log('FAILED: the stream client or the webhook receiver got nothing while games were recorded');
+      process.exitCode = 1;
+    }
   }
 
   // Rate and p99 of the action requests (double, take, finish) only; the game
