@@ -1,99 +1,65 @@
 /**
  * R6.5 settlement statement as a printable A4 PDF (pdfkit).
  *
- * Pure apart from reading the two DejaVu Sans font files once: no framework, no
- * clock, no randomness. The document's dates come from the statement's `asOf`,
- * and pdfkit derives the file /ID from the document info, so the same Statement
- * renders to byte-identical PDFs.
+ * Pure apart from reading its font files once: no framework, no clock, no
+ * randomness. The document's dates come from the statement's `asOf`, and pdfkit
+ * derives the file /ID from the document info, so the same Statement in the same
+ * time zone renders to byte-identical PDFs.
+ *
+ * Names and notes may be in any script: each line is set run by run in a font that
+ * has its letters, right-to-left runs in visual order (src/settlement/pdf-typesetter.ts,
+ * which lists the fonts); only the glyphs used are embedded.
+ *
+ * Times are printed in the club's time zone, each with its UTC offset (or "UTC" when
+ * the club keeps UTC); the zone is named in the header.
  *
  * Layout: A4 portrait, 40 pt margins, 9 pt text on 14 pt rows. Twelve players,
  * twelve transfers and six payments fit on one page; anything longer flows onto
  * further pages, each table repeating its header on the new page. Every cell is
  * clipped to its column: text gets an ellipsis, amounts shrink to fit.
  *
- * Text is always drawn without pdfkit's `width` option, so pdfkit never wraps a
- * line nor adds a page by itself; the layout below does both explicitly.
+ * Text is always drawn at explicit positions without pdfkit's `width` option, so
+ * pdfkit never wraps a line nor adds a page by itself; the layout below does both.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { HOUSE } from '../domain/settlement';
 import type { Statement } from '../domain/statement';
+import { currencyMinorDigits, groupedDecimal } from '../domain/currency';
+import { dayInZone, isUtcZone, stampInZone } from '../domain/zoned-time';
+import { Typesetter, Weight } from './pdf-typesetter';
 
 type Doc = PDFKit.PDFDocument;
 
-// ---------------------------------------------------------------------------
-// Fonts
-// ---------------------------------------------------------------------------
-
-const REGULAR = 'DejaVuSans';
-const BOLD = 'DejaVuSans-Bold';
-
-let fontCache: { regular: Buffer; bold: Buffer } | null = null;
-
-/** The DejaVu Sans files, read on first use and kept for the life of the process. */
-function fonts(): { regular: Buffer; bold: Buffer } {
-  if (!fontCache) {
-    const dir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-    fontCache = {
-      regular: readFileSync(join(dir, 'DejaVuSans.ttf')),
-      bold: readFileSync(join(dir, 'DejaVuSans-Bold.ttf')),
-    };
-  }
-  return fontCache;
+/** How the statement is printed. */
+export interface StatementPdfOptions {
+  /** The club's IANA time zone: every time is printed there (default UTC). */
+  timeZone?: string;
 }
 
 // ---------------------------------------------------------------------------
 // Formatting (integer and string arithmetic only: R6.2, no floating point)
 // ---------------------------------------------------------------------------
 
-/** Minor-unit digits of an ISO 4217 currency (USD 2, JPY 0, BHD 3); 2 when unknown. */
-export function currencyDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
 /**
  * An amount in minor units as a decimal string with `digits` fraction digits and
  * comma thousands separators: (1500, 2) → "15.00", (-5, 2) → "-0.05",
- * (123456, 0) → "123,456".
+ * (123456, 0) → "123,456". The currency's digits: currencyMinorDigits (ISO 4217).
  */
 export function formatMinor(amountMinor: number | bigint, digits: number): string {
-  if (typeof amountMinor === 'number' && !Number.isSafeInteger(amountMinor)) throw new RangeError(`not a safe integer amount: ${amountMinor}`);
-  if (!Number.isInteger(digits) || digits < 0) throw new RangeError(`bad number of minor digits: ${digits}`);
-  let value = BigInt(amountMinor);
-  const negative = value < 0n;
-  if (negative) value = -value;
-  const plain = value.toString().padStart(digits + 1, '0');
-  const whole = plain.slice(0, plain.length - digits).replace(/\B(?=(\d{3})+$)/g, ',');
-  const fraction = digits > 0 ? `.${plain.slice(plain.length - digits)}` : '';
-  return `${negative ? '-' : ''}${whole}${fraction}`;
+  return groupedDecimal(amountMinor, digits);
 }
 
-const DATE_PREFIX = /^\d{4}-\d{2}-\d{2}/;
-
-/** The calendar date of an RFC 3339 time as written (YYYY-MM-DD). */
-function datePart(time: string): string {
-  const m = DATE_PREFIX.exec(time);
-  if (m) return m[0];
-  const d = new Date(time);
-  return Number.isNaN(d.getTime()) ? time : d.toISOString().slice(0, 10);
+/** Times in the club's zone: the day, a stamp with its offset, and the zone as the header names it. */
+interface Clock {
+  day(time: string): string;
+  stamp(time: string): string;
+  /** "UTC", or the zone's name. */
+  zoneName: string;
+  utc: boolean;
 }
 
-/** An RFC 3339 time in UTC as "YYYY-MM-DD HH:MM" (as written when it does not parse). */
-function stamp(time: string): string {
-  const d = new Date(time);
-  if (Number.isNaN(d.getTime())) return time;
-  const iso = d.toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-}
-
-/** An RFC 3339 time as "YYYY-MM-DD HH:MM UTC". */
-function dateTime(time: string): string {
-  const shown = stamp(time);
-  return shown === time ? time : `${shown} UTC`;
+function clock(timeZone: string): Clock {
+  const utc = isUtcZone(timeZone);
+  return { day: (t) => dayInZone(t, timeZone), stamp: (t) => stampInZone(t, timeZone), zoneName: utc ? 'UTC' : timeZone, utc };
 }
 
 /** One line of printable text: control characters and runs of white space become one space. */
@@ -113,7 +79,7 @@ const HEADER_HEIGHT = 24;
 const PAD = 4;
 const MIN_NUMBER_SIZE = 5;
 const ELLIPSIS = '…';
-/** DejaVu Sans ascender (1901/2048 em): from a cell's top to its baseline. */
+/** DejaVu Sans ascender (1901/2048 em): from a cell's top to its baseline (every font shares it). */
 const ASCENT = 1901 / 2048;
 
 const INK = '#000000';
@@ -137,14 +103,14 @@ type RowStyle = 'normal' | 'house' | 'total';
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /** The longest prefix of `text` (whole graphemes) that, followed by "…", fits in `width`. */
-function ellipsize(doc: Doc, text: string, width: number): string {
-  if (doc.widthOfString(text) <= width) return text;
+function ellipsize(ts: Typesetter, text: string, width: number): string {
+  if (ts.width(text) <= width) return text;
   const graphemes = Array.from(segmenter.segment(text), (g) => g.segment);
   let lo = 0;
   let hi = graphemes.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >>> 1;
-    if (doc.widthOfString(graphemes.slice(0, mid).join('').trimEnd() + ELLIPSIS) <= width) lo = mid;
+    if (ts.width(graphemes.slice(0, mid).join('').trimEnd() + ELLIPSIS) <= width) lo = mid;
     else hi = mid - 1;
   }
   return graphemes.slice(0, lo).join('').trimEnd() + ELLIPSIS;
@@ -156,7 +122,10 @@ class Layout {
   private readonly bottom: number;
   readonly width: number;
 
-  constructor(private readonly doc: Doc) {
+  constructor(
+    private readonly doc: Doc,
+    private readonly ts: Typesetter,
+  ) {
     this.left = doc.page.margins.left;
     this.width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
     this.bottom = doc.page.height - doc.page.margins.bottom;
@@ -179,50 +148,46 @@ class Layout {
    * One line of text at (x, top), clipped to `width`: text is ellipsized,
    * numbers are shrunk (never cut) and keep the baseline of `size`.
    */
-  cell(text: string, x: number, top: number, width: number, align: Column['align'], size: number, numeric = false): void {
-    const doc = this.doc;
-    doc.fontSize(size);
+  cell(text: string, x: number, top: number, width: number, align: Column['align'], size: number, weight: Weight, numeric = false): void {
+    const ts = this.ts.style(weight, size);
     let shown = text;
     if (numeric) {
       let s = size;
-      while (s > MIN_NUMBER_SIZE && doc.widthOfString(shown) > width) {
+      while (s > MIN_NUMBER_SIZE && ts.width(shown) > width) {
         s -= 0.5;
-        doc.fontSize(s);
+        ts.style(weight, s);
       }
     } else {
-      shown = ellipsize(doc, shown, width);
+      shown = ellipsize(ts, shown, width);
     }
     if (!shown) return;
-    const w = doc.widthOfString(shown);
+    const w = ts.width(shown);
     const dx = align === 'right' ? width - w : align === 'center' ? (width - w) / 2 : 0;
-    doc.text(shown, x + Math.max(0, dx), top + ASCENT * size, { lineBreak: false, baseline: 'alphabetic' });
-    doc.fontSize(size);
+    ts.draw(shown, x + Math.max(0, dx), top + ASCENT * size);
+    ts.style(weight, size);
   }
 
   /** A single line of text across the page. */
   line(text: string, opts: { size: number; bold?: boolean; color?: string; height: number }): void {
     this.ensure(opts.height);
     const doc = this.doc;
-    doc.font(opts.bold ? BOLD : REGULAR).fillColor(opts.color ?? INK);
-    this.cell(clean(text), this.left, this.y, this.width, 'left', opts.size);
+    doc.fillColor(opts.color ?? INK);
+    this.cell(clean(text), this.left, this.y, this.width, 'left', opts.size, opts.bold ? 'bold' : 'regular');
     doc.fillColor(INK);
     this.y += opts.height;
   }
 
   /** Label/value pairs in `perRow` equal columns. */
   pairs(items: Array<[string, string]>, perRow: number): void {
-    const doc = this.doc;
     const colWidth = this.width / perRow;
     for (let i = 0; i < items.length; i += perRow) {
       this.ensure(ROW_HEIGHT);
       items.slice(i, i + perRow).forEach(([label, value], j) => {
         const x = this.left + j * colWidth;
-        doc.font(BOLD).fontSize(FONT_SIZE);
         const labelText = `${label}:`;
-        const labelWidth = Math.min(doc.widthOfString(labelText) + 3, colWidth / 2);
-        this.cell(labelText, x, this.y, labelWidth, 'left', FONT_SIZE);
-        doc.font(REGULAR);
-        this.cell(clean(value), x + labelWidth, this.y, colWidth - labelWidth - PAD, 'left', FONT_SIZE);
+        const labelWidth = Math.min(this.ts.style('bold', FONT_SIZE).width(labelText) + 3, colWidth / 2);
+        this.cell(labelText, x, this.y, labelWidth, 'left', FONT_SIZE, 'bold');
+        this.cell(clean(value), x + labelWidth, this.y, colWidth - labelWidth - PAD, 'left', FONT_SIZE, 'regular');
       });
       this.y += ROW_HEIGHT;
     }
@@ -241,11 +206,10 @@ class Layout {
     doc.fillColor(INK);
     let x = this.left;
     for (const c of columns) {
-      doc.font(BOLD);
-      this.cell(c.title, x + PAD, this.y + 2, c.width - 2 * PAD, c.align, FONT_SIZE);
+      this.cell(c.title, x + PAD, this.y + 2, c.width - 2 * PAD, c.align, FONT_SIZE, 'bold');
       if (c.unit) {
-        doc.font(REGULAR).fillColor(MUTED);
-        this.cell(c.unit, x + PAD, this.y + 13, c.width - 2 * PAD, c.align, 7.5);
+        doc.fillColor(MUTED);
+        this.cell(c.unit, x + PAD, this.y + 13, c.width - 2 * PAD, c.align, 7.5, 'regular');
         doc.fillColor(INK);
       }
       x += c.width;
@@ -279,10 +243,11 @@ class Layout {
         doc.rect(this.left, this.y, this.width, ROW_HEIGHT).fill(STRIPE_FILL);
       }
       if (style !== 'normal') this.rule(this.y, style === 'total' ? 0.75 : 0.4);
-      doc.fillColor(INK).font(style === 'total' ? BOLD : REGULAR);
+      doc.fillColor(INK);
+      const weight: Weight = style === 'total' ? 'bold' : 'regular';
       let x = this.left;
       columns.forEach((c, j) => {
-        this.cell(clean(row[j]), x + PAD, this.y + textTop, c.width - 2 * PAD, c.align, FONT_SIZE, c.numeric);
+        this.cell(clean(row[j]), x + PAD, this.y + textTop, c.width - 2 * PAD, c.align, FONT_SIZE, weight, c.numeric);
         x += c.width;
       });
       this.y += ROW_HEIGHT;
@@ -305,11 +270,11 @@ function sumOf(values: Iterable<number | bigint>): bigint {
   return total;
 }
 
-function draw(doc: Doc, s: Statement): void {
-  const digits = currencyDigits(s.currency);
+function draw(doc: Doc, ts: Typesetter, s: Statement, time: Clock): void {
+  const digits = currencyMinorDigits(s.currency);
   const money = (minor: number | bigint) => formatMinor(minor, digits);
   const currency = clean(s.currency);
-  const layout = new Layout(doc);
+  const layout = new Layout(doc, ts);
   const w = layout.width;
 
   // Title and session facts.
@@ -318,12 +283,13 @@ function draw(doc: Doc, s: Statement): void {
   layout.gap(2);
   layout.pairs(
     [
-      ['Date', datePart(s.startsAt ?? s.asOf)],
+      ['Date', time.day(s.startsAt ?? s.asOf)],
       ['Status', s.status],
       ['Currency', currency],
       ['Rake', `${String(s.rakePercent)} %`],
       ['Rake taken', `${money(s.houseMinor)} ${currency}`],
-      ['As of', dateTime(s.asOf)],
+      ['As of', time.stamp(s.asOf)],
+      ['Time zone', time.zoneName],
     ],
     3,
   );
@@ -365,16 +331,21 @@ function draw(doc: Doc, s: Statement): void {
     layout.line('No payments recorded.', { size: FONT_SIZE, height: ROW_HEIGHT });
   } else {
     layout.heading(`Payments (${s.payments.length})`, HEADER_HEIGHT + ROW_HEIGHT);
+    // In UTC the column says so and each time is the wall clock; elsewhere each time
+    // carries its offset, which may change within a session (daylight saving time).
+    const whenWidth = time.utc ? 90 : Math.ceil(ts.style('regular', FONT_SIZE).width('0000-00-00 00:00 +00:00')) + 2 * PAD + 2;
+    const nameWidth = time.utc ? 110 : 100;
+    const when = (at: string) => (time.utc ? time.stamp(at).replace(/ UTC$/, '') : time.stamp(at));
     layout.table(
       [
-        { title: 'When', unit: 'UTC', width: 90, align: 'left' },
-        { title: 'From', width: 110, align: 'left' },
+        { title: 'When', unit: time.zoneName, width: whenWidth, align: 'left' },
+        { title: 'From', width: nameWidth, align: 'left' },
         { title: '', width: 20, align: 'center' },
-        { title: 'To', width: 110, align: 'left' },
+        { title: 'To', width: nameWidth, align: 'left' },
         { title: 'Amount', unit: currency, width: 75, align: 'right', numeric: true },
-        { title: 'Note', width: w - 90 - 110 - 20 - 110 - 75, align: 'left' },
+        { title: 'Note', width: w - whenWidth - 2 * nameWidth - 20 - 75, align: 'left' },
       ],
-      s.payments.map((p) => [stamp(p.at), p.fromName, '→', p.toName, money(p.amountMinor), p.note ?? '']),
+      s.payments.map((p) => [when(p.at), p.fromName, '→', p.toName, money(p.amountMinor), p.note ?? '']),
     );
   }
 
@@ -398,7 +369,7 @@ function draw(doc: Doc, s: Statement): void {
 }
 
 /** Footer on every page: what the document is, and page n of m. */
-function footers(doc: Doc, s: Statement): void {
+function footers(doc: Doc, ts: Typesetter, s: Statement, time: Clock): void {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
@@ -406,17 +377,18 @@ function footers(doc: Doc, s: Statement): void {
     const width = doc.page.width - left - doc.page.margins.right;
     const top = doc.page.height - doc.page.margins.bottom + 14;
     const pageText = `Page ${i - range.start + 1} of ${range.count}`;
-    doc.font(REGULAR).fontSize(7.5).fillColor(MUTED);
-    const pageWidth = doc.widthOfString(pageText);
-    doc.text(pageText, left + width - pageWidth, top, { lineBreak: false });
-    const what = ellipsize(doc, `${clean(s.clubName)} · ${clean(s.sessionName)} · settlement statement as of ${dateTime(s.asOf)}`, width - pageWidth - 12);
-    doc.text(what, left, top, { lineBreak: false });
+    doc.fillColor(MUTED);
+    ts.style('regular', 7.5);
+    const pageWidth = ts.width(pageText);
+    ts.draw(pageText, left + width - pageWidth, top + ASCENT * 7.5);
+    const what = ellipsize(ts, `${clean(s.clubName)} · ${clean(s.sessionName)} · settlement statement as of ${time.stamp(s.asOf)}`, width - pageWidth - 12);
+    ts.draw(what, left, top + ASCENT * 7.5);
   }
   doc.fillColor(INK);
 }
 
-/** The statement as an A4 PDF. Same statement, same bytes. */
-export function renderStatementPdf(s: Statement): Promise<Buffer> {
+/** The statement as an A4 PDF, its times in `options.timeZone` (default UTC). Same statement and zone, same bytes. */
+export function renderStatementPdf(s: Statement, options: StatementPdfOptions = {}): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     try {
       const asOf = new Date(s.asOf);
@@ -444,12 +416,11 @@ export function renderStatementPdf(s: Statement): Promise<Buffer> {
       doc.on('data', (chunk: Buffer) => chunks.push(chunk));
       doc.on('end', () => resolve(Buffer.concat(chunks)));
       doc.on('error', reject);
-      const { regular, bold } = fonts();
-      doc.registerFont(REGULAR, regular);
-      doc.registerFont(BOLD, bold);
-      doc.font(REGULAR).fontSize(FONT_SIZE).fillColor(INK);
-      draw(doc, s);
-      footers(doc, s);
+      const time = clock(options.timeZone ?? 'UTC');
+      const ts = new Typesetter(doc).style('regular', FONT_SIZE);
+      doc.fillColor(INK);
+      draw(doc, ts, s, time);
+      footers(doc, ts, s, time);
       doc.end();
     } catch (e) {
       reject(e instanceof Error ? e : new Error(String(e)));

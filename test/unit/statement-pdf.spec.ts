@@ -1,6 +1,7 @@
 import { HOUSE } from '../../src/domain/settlement';
 import { buildStatement, Statement, StatementInput } from '../../src/domain/statement';
-import { currencyDigits, formatMinor, renderStatementPdf } from '../../src/settlement/statement-pdf';
+import { currencyMinorDigits as currencyDigits } from '../../src/domain/currency';
+import { formatMinor, renderStatementPdf } from '../../src/settlement/statement-pdf';
 import { pdfText } from '../support/pdf-text';
 
 const SESSION = {
