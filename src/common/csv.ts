@@ -7,6 +7,9 @@
  */
 export const CRLF = '\r\n';
 
+/** The UTF-8 byte-order mark, written first when a client asks for it (`?bom=1`): some spreadsheets read UTF-8 without it as another encoding. */
+export const BOM = '\uFEFF';
+
 const FORMULA_TRIGGERS = new Set(['=', '+', '-', '@', '\t', '\r', "'"]);
 const NEEDS_QUOTES = /[",\r\n]/;
 

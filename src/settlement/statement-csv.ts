@@ -1,22 +1,25 @@
 /**
  * The R6.5 settlement statement as CSV (RFC 4180), for spreadsheets and programs.
  *
- * Pure: no framework, no I/O. The same Statement always renders to the same
- * string, byte for byte: rows follow the Statement's own (totally ordered) lists
- * and nothing depends on the locale, the clock or the runtime.
+ * Pure: no framework, no I/O. The same Statement in the same time zone always
+ * renders to the same string, byte for byte: rows follow the Statement's own
+ * (totally ordered) lists and nothing depends on the locale, the clock or the
+ * machine's zone.
  *
- * ONE TABLE, ONE HEADER ROW. Every row has these 16 columns; the first column,
+ * ONE TABLE, ONE HEADER ROW. Every row has these 21 columns; the first column,
  * `record`, says what the row describes and which other columns it fills (every
  * other cell of that row is empty):
  *
  *   record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,
- *   fromId,fromName,toId,toName,amountMinor,currency,note,at
+ *   fromId,fromName,toId,toName,amountMinor,currency,note,at,
+ *   net,paid,received,outstanding,amount
  *
  *   record    | columns filled
  *   ----------+-----------------------------------------------------------------
  *   session   | playerId = the session's id, name = the session's name,
- *   (1 row)   | currency, note = `status=<open|closed>; rakePercent=<n>`
- *             | (e.g. `status=closed; rakePercent=2.5`), at = asOf
+ *   (1 row)   | currency, note = `status=<open|closed>; rakePercent=<n>;
+ *             | timeZone=<the club's IANA zone>` (e.g. `status=closed;
+ *             | rakePercent=2.5; timeZone=Asia/Tokyo`), at = asOf
  *   player    | playerId, name, games, netMinor, paidMinor, receivedMinor,
  *   (1 each)  | outstandingMinor, currency — in the Statement's player order
  *   house     | playerId = `house`, name = `House`, netMinor = the house's take
@@ -37,15 +40,29 @@
  * `-` for a negative amount. They are never quoted and never prefixed, so a
  * spreadsheet reads them as numbers.
  *
+ * MAJOR UNITS. Each minor-unit amount also appears in major units in the column
+ * named without `Minor` (netMinor → net, …, amountMinor → amount), filled whenever
+ * its minor column is: exact decimal text computed from the integer with the
+ * currency's ISO 4217 minor digits (USD 2: -1234 → -12.34; JPY 0: 500 → 500;
+ * BHD 3: 1500 → 1.500), `.` as the decimal point, no grouping, never rounded. They
+ * came after the others so that a reader by position keeps finding the first 16
+ * where they were.
+ *
+ * TIMES (`at`) are RFC 3339 in the club's time zone with its offset
+ * (2025-03-15T08:40:00.000+09:00 in Asia/Tokyo), `Z` when the club keeps UTC: the
+ * same instant as the JSON's, written as the club's clock shows it.
+ *
  * QUOTING (RFC 4180). A field containing `,`, `"`, CR or LF is enclosed in double
  * quotes and every `"` inside it is doubled; other fields are written as they
- * are. Records end with CRLF, the last one included. No byte-order mark.
+ * are. Records end with CRLF, the last one included. A UTF-8 byte-order mark
+ * starts the text only when asked for (`bom`), for spreadsheets that otherwise
+ * guess another encoding.
  *
  * FORMULA INJECTION. A spreadsheet would run a cell that starts with `=`, `+`,
  * `-` or `@` (and some treat a leading tab or CR the same way) as a formula: a
  * player named `=HYPERLINK(...)` must not become a live link. So every TEXT field
- * (every column except `record` and the numeric ones: ids, names, currency, note,
- * at) that starts with one of `=` `+` `-` `@` TAB CR gets a `'` in front of it:
+ * (every column except `record` and the numeric and major-unit ones: ids, names,
+ * currency, note, at) that starts with one of `=` `+` `-` `@` TAB CR gets a `'` in front of it:
  * `=HYPERLINK("x")` is written `'=HYPERLINK("x")` (then quoted, since it holds a
  * `"`). A text field that itself starts with `'` gets one too, so the escape can
  * always be undone exactly: a program reading the file drops ONE leading `'` from
@@ -57,9 +74,19 @@
  * `parseCsv` (src/common/csv.ts) reads any RFC 4180 text (this module's output
  * included) back into rows of fields; it does not undo the `'` prefix.
  */
-import { CRLF, csvInteger, csvText } from '../common/csv';
+import { BOM, CRLF, csvInteger, csvText } from '../common/csv';
+import { currencyMinorDigits, minorToDecimal } from '../domain/currency';
 import { HOUSE } from '../domain/settlement';
 import { HOUSE_NAME, Statement } from '../domain/statement';
+import { rfc3339InZone } from '../domain/zoned-time';
+
+/** How the CSV is written. */
+export interface CsvOptions {
+  /** The club's IANA time zone: times are written there (default UTC). */
+  timeZone?: string;
+  /** Start with a UTF-8 byte-order mark. */
+  bom?: boolean;
+}
 
 const COLUMNS = [
   'record',
@@ -78,13 +105,21 @@ const COLUMNS = [
   'currency',
   'note',
   'at',
+  'net',
+  'paid',
+  'received',
+  'outstanding',
+  'amount',
 ] as const;
 
 type Column = (typeof COLUMNS)[number];
 
 const NUMERIC_COLUMNS = ['games', 'netMinor', 'paidMinor', 'receivedMinor', 'outstandingMinor', 'amountMinor'] as const;
 type NumericColumn = (typeof NUMERIC_COLUMNS)[number];
-type TextColumn = Exclude<Column, NumericColumn | 'record'>;
+/** Each major-unit column and the minor-unit column it is computed from. */
+const MAJOR_OF = { net: 'netMinor', paid: 'paidMinor', received: 'receivedMinor', outstanding: 'outstandingMinor', amount: 'amountMinor' } as const;
+type MajorColumn = keyof typeof MAJOR_OF;
+type TextColumn = Exclude<Column, NumericColumn | MajorColumn | 'record'>;
 
 type RecordKind = 'session' | 'player' | 'house' | 'payment' | 'transfer' | 'total';
 
@@ -94,7 +129,10 @@ type Row = { record: RecordKind } & Partial<Record<NumericColumn, number>> & Par
 const NUMERIC = new Set<Column>(NUMERIC_COLUMNS);
 
 /** Renders the statement as RFC 4180 CSV; see the top of this file for the layout. */
-export function renderStatementCsv(s: Statement): string {
+export function renderStatementCsv(s: Statement, options: CsvOptions = {}): string {
+  const timeZone = options.timeZone ?? 'UTC';
+  const at = (time: string) => rfc3339InZone(time, timeZone);
+  const digits = currencyMinorDigits(s.currency);
   const currency = s.currency;
   const rows: Row[] = [];
   rows.push({
@@ -102,8 +140,8 @@ export function renderStatementCsv(s: Statement): string {
     playerId: s.sessionId,
     name: s.sessionName,
     currency,
-    note: `status=${s.status}; rakePercent=${s.rakePercent}`,
-    at: s.asOf,
+    note: `status=${s.status}; rakePercent=${s.rakePercent}; timeZone=${timeZone}`,
+    at: at(s.asOf),
   });
   for (const p of s.players) {
     rows.push({
@@ -137,7 +175,7 @@ export function renderStatementCsv(s: Statement): string {
       amountMinor: p.amountMinor,
       currency,
       note: p.note ?? '',
-      at: p.at,
+      at: at(p.at),
     });
   }
   for (const t of s.transfers) {
@@ -153,12 +191,19 @@ export function renderStatementCsv(s: Statement): string {
   }
   rows.push({ record: 'total', netMinor: s.totalMinor, currency });
 
-  const lines = [COLUMNS.join(','), ...rows.map(renderRow)];
-  return lines.join(CRLF) + CRLF;
+  const lines = [COLUMNS.join(','), ...rows.map((row) => renderRow(row, digits))];
+  return (options.bom ? BOM : '') + lines.join(CRLF) + CRLF;
 }
 
-function renderRow(row: Row): string {
-  return COLUMNS.map((column) => renderCell(column, row[column])).join(',');
+function renderRow(row: Row, digits: number): string {
+  return COLUMNS.map((column) => {
+    if (column in MAJOR_OF) {
+      const minor = row[MAJOR_OF[column as MajorColumn]];
+      // The minor column, written before it, has been checked to be a safe integer.
+      return minor === undefined ? '' : minorToDecimal(minor, digits);
+    }
+    return renderCell(column, row[column as Exclude<Column, MajorColumn>]);
+  }).join(',');
 }
 
 function renderCell(column: Column, value: string | number | undefined): string {

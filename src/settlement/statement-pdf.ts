@@ -334,7 +334,7 @@ function draw(doc: Doc, ts: Typesetter, s: Statement, time: Clock): void {
     // In UTC the column says so and each time is the wall clock; elsewhere each time
     // carries its offset, which may change within a session (daylight saving time).
     const whenWidth = time.utc ? 90 : Math.ceil(ts.style('regular', FONT_SIZE).width('0000-00-00 00:00 +00:00')) + 2 * PAD + 2;
-    const nameWidth = time.utc ? 110 : 100;
+    const nameWidth = 110;
     const when = (at: string) => (time.utc ? time.stamp(at).replace(/ UTC$/, '') : time.stamp(at));
     layout.table(
       [

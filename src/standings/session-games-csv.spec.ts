@@ -80,6 +80,48 @@ describe('session games CSV', () => {
     expect([col('winnerSide')[3], col('winners')[3], col('winnerIds')[3], col('endedBy')[3]]).toEqual(['', '', '', 'finish']);
   });
 
+  it("writes the times in the club's zone with their offset, across a daylight saving change", () => {
+    const rows = parseCsv(
+      renderSessionGamesCsv(
+        [
+          game({ startedAt: '2026-03-08T06:40:00.000Z', endedAt: '2026-03-08T07:10:00.000Z' }),
+          game({ gameNo: 2, startedAt: '2026-03-08T07:20:00.000Z', endedAt: null, status: 'abandoned' }),
+        ],
+        { timeZone: 'America/New_York' },
+      ),
+    );
+    const at = (name: 'startedAt' | 'endedAt') => rows.slice(1).map((r) => r[SESSION_GAMES_COLUMNS.indexOf(name)]);
+    expect(at('startedAt')).toEqual(['2026-03-08T01:40:00.000-05:00', '2026-03-08T03:20:00.000-04:00']);
+    expect(at('endedAt')).toEqual(['2026-03-08T03:10:00.000-04:00', '']);
+    const tokyo = parseCsv(renderSessionGamesCsv([game()], { timeZone: 'Asia/Tokyo' }));
+    expect(tokyo[1].slice(4, 6)).toEqual(['2026-11-04T04:00:00.000+09:00', '2026-11-04T04:20:00.000+09:00']);
+  });
+
+  it('starts with a UTF-8 byte-order mark only when asked', () => {
+    const plain = renderSessionGamesCsv([
+      game({
+        players: [
+          { id: 'a', name: '王小明' },
+          { id: 'b', name: 'דוד' },
+        ],
+      }),
+    ]);
+    const withBom = renderSessionGamesCsv(
+      [
+        game({
+          players: [
+            { id: 'a', name: '王小明' },
+            { id: 'b', name: 'דוד' },
+          ],
+        }),
+      ],
+      { bom: true },
+    );
+    expect(plain.charCodeAt(0)).not.toBe(0xfeff);
+    expect(withBom).toBe(`\uFEFF${plain}`);
+    expect(parseCsv(withBom)[1][6]).toBe('王小明 / דוד');
+  });
+
   it('refuses a number that is not a safe integer', () => {
     expect(() => renderSessionGamesCsv([game({ points: 1.5 })])).toThrow(RangeError);
   });

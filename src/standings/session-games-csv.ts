@@ -3,7 +3,8 @@
  * row per finished, voided or abandoned game, in the order of the JSON list (tables
  * in creation order, then game number).
  *
- * Pure: no framework, no I/O; the same games render to the same bytes.
+ * Pure: no framework, no I/O; the same games in the same time zone render to the
+ * same bytes.
  *
  * COLUMNS (always these 18, in this order):
  *
@@ -11,8 +12,9 @@
  *   tableId     the table's id
  *   gameNo      the game's number at its table (integer)
  *   status      finished | voided | abandoned
- *   startedAt   RFC 3339 UTC
- *   endedAt     RFC 3339 UTC (empty if never ended)
+ *   startedAt   RFC 3339 in the club's time zone with its offset
+ *               (2025-03-15T08:40:00.000+09:00 in Asia/Tokyo; …Z when the club keeps UTC)
+ *   endedAt     the same (empty if never ended)
  *   players     names joined by ` / `, side 0 first (a chouette: box, partner, then
  *               the team in line order)
  *   winnerSide  0 | 1 (a chouette: 0 = box side, 1 = team); empty when no winner
@@ -48,10 +50,19 @@
  * QUOTING and FORMULA INJECTION as in statement-csv.ts: a field holding `,` `"` CR
  * or LF is quoted with `"` doubled; every text field starting with `=` `+` `-` `@`
  * TAB CR or `'` gets a leading `'` (a player named `=HYPERLINK(…)` stays text).
- * Records end with CRLF, the last one included; no byte-order mark. `parseCsv`
- * (src/common/csv.ts) reads it back.
+ * Records end with CRLF, the last one included. A UTF-8 byte-order mark starts the
+ * text only when asked for (`bom`). `parseCsv` (src/common/csv.ts) reads it back.
  */
-import { CRLF, csvInteger, csvText } from '../common/csv';
+import { BOM, CRLF, csvInteger, csvText } from '../common/csv';
+import { rfc3339InZone } from '../domain/zoned-time';
+
+/** How the CSV is written. */
+export interface GamesCsvOptions {
+  /** The club's IANA time zone: times are written there (default UTC). */
+  timeZone?: string;
+  /** Start with a UTF-8 byte-order mark. */
+  bom?: boolean;
+}
 
 export interface SessionGameCsvRow {
   tableKind: 'match' | 'money' | 'chouette';
@@ -98,19 +109,20 @@ type Column = (typeof SESSION_GAMES_COLUMNS)[number];
 const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points', 'checkersLeft']);
 
 /** Renders the games as CSV; see the top of this file. */
-export function renderSessionGamesCsv(games: readonly SessionGameCsvRow[]): string {
-  const lines = [SESSION_GAMES_COLUMNS.join(','), ...games.map(renderRow)];
-  return lines.join(CRLF) + CRLF;
+export function renderSessionGamesCsv(games: readonly SessionGameCsvRow[], options: GamesCsvOptions = {}): string {
+  const timeZone = options.timeZone ?? 'UTC';
+  const lines = [SESSION_GAMES_COLUMNS.join(','), ...games.map((g) => renderRow(g, timeZone))];
+  return (options.bom ? BOM : '') + lines.join(CRLF) + CRLF;
 }
 
-function cells(g: SessionGameCsvRow): Record<Column, string | number | null> {
+function cells(g: SessionGameCsvRow, timeZone: string): Record<Column, string | number | null> {
   return {
     tableKind: g.tableKind,
     tableId: g.tableId,
     gameNo: g.gameNo,
     status: g.status,
-    startedAt: g.startedAt,
-    endedAt: g.endedAt,
+    startedAt: rfc3339InZone(g.startedAt, timeZone),
+    endedAt: g.endedAt === null ? null : rfc3339InZone(g.endedAt, timeZone),
     players: g.players.map((p) => p.name).join(' / '),
     winnerSide: g.winnerSide,
     winners: g.winners.map((p) => p.name).join(' / '),
@@ -126,8 +138,8 @@ function cells(g: SessionGameCsvRow): Record<Column, string | number | null> {
   };
 }
 
-function renderRow(g: SessionGameCsvRow): string {
-  const row = cells(g);
+function renderRow(g: SessionGameCsvRow, timeZone: string): string {
+  const row = cells(g, timeZone);
   return SESSION_GAMES_COLUMNS.map((column) => renderCell(column, row[column])).join(',');
 }
 

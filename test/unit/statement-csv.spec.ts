@@ -4,7 +4,7 @@ import { buildStatement, Statement, StatementInput } from '../../src/domain/stat
 import { parseCsv } from '../../src/common/csv';
 import { renderStatementCsv } from '../../src/settlement/statement-csv';
 
-const HEADER = 'record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,fromId,fromName,toId,toName,amountMinor,currency,note,at';
+const HEADER = 'record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,fromId,fromName,toId,toName,amountMinor,currency,note,at,net,paid,received,outstanding,amount';
 const COLUMNS = HEADER.split(',');
 const col = (name: string): number => {
   const i = COLUMNS.indexOf(name);
@@ -62,34 +62,35 @@ function sampleInput(): StatementInput {
 
 describe('renderStatementCsv', () => {
   const s = buildStatement(sampleInput());
-  const csv = renderStatementCsv(s);
+  const csv = renderStatementCsv(s, { timeZone: 'Europe/Paris' });
   const rows = parseCsv(csv);
   const byRecord = (record: string) => rows.filter((r) => r[0] === record);
 
   it('renders the whole statement exactly as documented', () => {
     const expected = [
       HEADER,
-      'session,s-1,"Friday, ""big"" night",,,,,,,,,,,EUR,status=closed; rakePercent=5,2025-03-08T01:45:00.000Z',
-      'player,p-hyper,"\'=HYPERLINK(""x"")",2,-1500,1200,0,-300,,,,,,EUR,,',
-      'player,p-alice,Alice,3,1900,0,1200,700,,,,,,EUR,,',
-      'player,p-oneil,"O\'Neil, ""Bo""",1,-500,100,0,-400,,,,,,EUR,,',
-      'house,house,House,,100,,,0,,,,,,EUR,,',
-      'payment,pay-1,,,,,,,p-hyper,"\'=HYPERLINK(""x"")",p-alice,Alice,1000,EUR,"cash, ""half"" now\nrest later",2025-03-08T01:00:00.000Z',
-      'payment,pay-2,,,,,,,p-oneil,"O\'Neil, ""Bo""",house,House,100,EUR,"\'@rake, ""paid""\r\nthanks",2025-03-08T01:30:00.000Z',
-      'payment,pay-3,,,,,,,p-hyper,"\'=HYPERLINK(""x"")",p-alice,Alice,200,EUR,,2025-03-08T01:45:00.000Z',
-      'transfer,,,,,,,,p-oneil,"O\'Neil, ""Bo""",p-alice,Alice,400,EUR,,',
-      'transfer,,,,,,,,p-hyper,"\'=HYPERLINK(""x"")",p-alice,Alice,300,EUR,,',
-      'total,,,,0,,,,,,,,,EUR,,',
+      'session,s-1,"Friday, ""big"" night",,,,,,,,,,,EUR,status=closed; rakePercent=5; timeZone=Europe/Paris,2025-03-08T02:45:00.000+01:00,,,,,',
+      'player,p-hyper,"\'=HYPERLINK(""x"")",2,-1500,1200,0,-300,,,,,,EUR,,,-15.00,12.00,0.00,-3.00,',
+      'player,p-alice,Alice,3,1900,0,1200,700,,,,,,EUR,,,19.00,0.00,12.00,7.00,',
+      'player,p-oneil,"O\'Neil, ""Bo""",1,-500,100,0,-400,,,,,,EUR,,,-5.00,1.00,0.00,-4.00,',
+      'house,house,House,,100,,,0,,,,,,EUR,,,1.00,,,0.00,',
+      'payment,pay-1,,,,,,,p-hyper,"\'=HYPERLINK(""x"")",p-alice,Alice,1000,EUR,"cash, ""half"" now\nrest later",2025-03-08T02:00:00.000+01:00,,,,,10.00',
+      'payment,pay-2,,,,,,,p-oneil,"O\'Neil, ""Bo""",house,House,100,EUR,"\'@rake, ""paid""\r\nthanks",2025-03-08T02:30:00.000+01:00,,,,,1.00',
+      'payment,pay-3,,,,,,,p-hyper,"\'=HYPERLINK(""x"")",p-alice,Alice,200,EUR,,2025-03-08T02:45:00.000+01:00,,,,,2.00',
+      'transfer,,,,,,,,p-oneil,"O\'Neil, ""Bo""",p-alice,Alice,400,EUR,,,,,,,4.00',
+      'transfer,,,,,,,,p-hyper,"\'=HYPERLINK(""x"")",p-alice,Alice,300,EUR,,,,,,,3.00',
+      'total,,,,0,,,,,,,,,EUR,,,0.00,,,,',
     ]
       .map((line) => `${line}\r\n`)
       .join('');
     expect(csv).toBe(expected);
   });
 
-  it('has one header row and 16 fields in every row', () => {
+  it('has one header row and 21 fields in every row, the first 16 where they always were', () => {
     expect(rows[0]).toEqual(COLUMNS);
+    expect(rows[0].slice(0, 16).join(',')).toBe('record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,fromId,fromName,toId,toName,amountMinor,currency,note,at');
     expect(rows.filter((r) => r[0] === 'record')).toHaveLength(1);
-    for (const r of rows) expect(r).toHaveLength(16);
+    for (const r of rows) expect(r).toHaveLength(21);
     expect(rows.map((r) => r[0])).toEqual(['record', 'session', 'player', 'player', 'player', 'house', 'payment', 'payment', 'payment', 'transfer', 'transfer', 'total']);
   });
 
@@ -106,9 +107,53 @@ describe('renderStatementCsv', () => {
     const [session] = byRecord('session');
     expect(session[col('playerId')]).toBe(s.sessionId);
     expect(session[col('name')]).toBe('Friday, "big" night');
-    expect(session[col('note')]).toBe('status=closed; rakePercent=5');
+    expect(session[col('note')]).toBe('status=closed; rakePercent=5; timeZone=Europe/Paris');
     expect(session[col('currency')]).toBe('EUR');
-    expect(session[col('at')]).toBe(s.asOf);
+    expect(session[col('at')]).toBe('2025-03-08T02:45:00.000+01:00');
+    expect(new Date(session[col('at')]).toISOString()).toBe(s.asOf);
+  });
+
+  it('writes times in the zone asked for, UTC by default', () => {
+    const utc = parseCsv(renderStatementCsv(s));
+    expect(utc[1][col('at')]).toBe('2025-03-08T01:45:00.000Z');
+    expect(utc[1][col('note')]).toBe('status=closed; rakePercent=5; timeZone=UTC');
+    const tokyo = parseCsv(renderStatementCsv(s, { timeZone: 'Asia/Tokyo' }));
+    expect(tokyo.filter((r) => r[0] === 'payment').map((r) => r[col('at')])).toEqual(['2025-03-08T10:00:00.000+09:00', '2025-03-08T10:30:00.000+09:00', '2025-03-08T10:45:00.000+09:00']);
+  });
+
+  it('starts with a UTF-8 byte-order mark only when asked', () => {
+    const withBom = renderStatementCsv(s, { timeZone: 'Europe/Paris', bom: true });
+    expect(withBom.charCodeAt(0)).toBe(0xfeff);
+    expect(Buffer.from(withBom, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(withBom.slice(1)).toBe(csv);
+    expect(parseCsv(withBom)).toEqual(rows);
+    expect(renderStatementCsv(s, { timeZone: 'Europe/Paris', bom: false })).toBe(csv);
+  });
+
+  it.each([
+    ['JPY', ['500', '-500', '0']],
+    ['USD', ['5.00', '-5.00', '0.00']],
+    ['BHD', ['0.500', '-0.500', '0.000']],
+  ])('writes %s amounts in major units with its ISO 4217 digits', (currency, [won, lost, total]) => {
+    const statement = buildStatement({
+      ...sampleInput(),
+      session: { ...sampleInput().session, currency },
+      players: [
+        { playerId: 'p-a', name: 'A', games: 1 },
+        { playerId: 'p-b', name: 'B', games: 1 },
+      ],
+      nets: new Map([
+        ['p-a', 500],
+        ['p-b', -500],
+      ]),
+      payments: [],
+    });
+    const out = parseCsv(renderStatementCsv(statement));
+    const [a, b] = out.filter((r) => r[0] === 'player');
+    expect([a[col('netMinor')], a[col('net')], a[col('outstanding')]]).toEqual(['500', won, won]);
+    expect([b[col('netMinor')], b[col('net')], b[col('outstanding')]]).toEqual(['-500', lost, lost]);
+    expect(out.find((r) => r[0] === 'total')?.[col('net')]).toBe(total);
+    expect(out.find((r) => r[0] === 'transfer')?.[col('amount')]).toBe(won);
   });
 
   it("gives every player row the statement's numbers, in the statement's order", () => {
@@ -156,7 +201,8 @@ describe('renderStatementCsv', () => {
       const p = s.payments[i];
       expect([r[col('fromId')], unguard(r[col('fromName')]), r[col('toId')], unguard(r[col('toName')])]).toEqual([p.from, p.fromName, p.to, p.toName]);
       expect(Number(r[col('amountMinor')])).toBe(p.amountMinor);
-      expect(r[col('at')]).toBe(p.at);
+      expect(new Date(r[col('at')]).toISOString()).toBe(p.at);
+      expect(r[col('at')]).toMatch(/\+01:00$/);
     });
   });
 
@@ -182,7 +228,7 @@ describe('renderStatementCsv', () => {
   });
 
   it('is deterministic, whatever the order of the input lists', () => {
-    expect(renderStatementCsv(s)).toBe(csv);
+    expect(renderStatementCsv(s, { timeZone: 'Europe/Paris' })).toBe(csv);
     const input = sampleInput();
     const reordered = buildStatement({
       ...input,
@@ -190,7 +236,7 @@ describe('renderStatementCsv', () => {
       payments: [...input.payments].reverse(),
       nets: new Map([...input.nets].reverse()),
     });
-    expect(renderStatementCsv(reordered)).toBe(csv);
+    expect(renderStatementCsv(reordered, { timeZone: 'Europe/Paris' })).toBe(csv);
   });
 
   it('refuses an amount that is not a safe integer instead of writing it', () => {
@@ -287,7 +333,7 @@ describe('renderStatementCsv round trip (property)', () => {
         const rows = parseCsv(csv);
         expect(rows).toHaveLength(1 + 1 + s.players.length + 1 + s.payments.length + s.transfers.length + 1);
         expect(rows[0]).toEqual(COLUMNS);
-        for (const r of rows) expect(r).toHaveLength(16);
+        for (const r of rows) expect(r).toHaveLength(21);
 
         const text = (r: string[], column: string, value: string) => {
           expect(r[col(column)]).toBe(guarded(value));
@@ -332,6 +378,15 @@ describe('renderStatementCsv round trip (property)', () => {
         for (const r of rows.slice(1)) {
           for (const c of ['games', 'netMinor', 'paidMinor', 'receivedMinor', 'outstandingMinor', 'amountMinor']) {
             expect(r[col(c)]).toMatch(/^(-?[1-9]\d*|0)?$/);
+          }
+          // Each major-unit cell is the same amount, exactly, with the currency's digits.
+          for (const major of ['net', 'paid', 'received', 'outstanding', 'amount']) {
+            const minor = r[col(`${major}Minor`)];
+            if (minor === '') expect(r[col(major)]).toBe('');
+            else {
+              expect(r[col(major)]).toMatch(/^-?(0|[1-9]\d*)\.\d{2}$/);
+              expect(BigInt(r[col(major)].replace('.', ''))).toBe(BigInt(minor));
+            }
           }
         }
       }),

@@ -92,6 +92,7 @@ describe('renderStatementPdf', () => {
     expect(page).toContain('Currency: USD');
     expect(page).toContain('Rake: 5 %');
     expect(page).toContain('As of: 2025-03-15 00:58 UTC');
+    expect(page).toContain('Time zone: UTC');
     expect(page).toContain('Rake taken: 12.50 USD');
 
     const nets: Record<string, string> = {
@@ -242,5 +243,101 @@ describe('renderStatementPdf', () => {
     const { text } = pdfText(await renderStatementPdf(s));
     // Paid and received: 2 × 9007199254740991 = 18014398509481982 cents; outstanding: 0.
     expect(text[0]).toMatch(/Total 0\.00 180,143,985,094,819\.82 180,143,985,094,819\.82 0\.00/);
+  });
+});
+
+describe('renderStatementPdf: names in every script', () => {
+  const NAMES: Array<[string, number, number]> = [
+    ['王小明', 3, 1500],
+    ['さくら', 2, -700],
+    ['김민준', 4, 900],
+    ['محمد', 1, -1200],
+    ['דוד', 2, 300],
+    ['Zoë Walker', 1, -800],
+  ];
+
+  function multiScript(): Statement {
+    const base = input(NAMES, 0);
+    return buildStatement({
+      ...base,
+      club: { ...CLUB, name: '東京バックギャモンクラブ', timezone: 'Asia/Tokyo' },
+      session: { ...SESSION, name: 'Friday night — ليلة الجمعة', currency: 'JPY' },
+      payments: [{ id: 'pay-1', from: 'p002', to: 'p001', amountMinor: 700, note: 'نقدا', at: '2025-03-14T14:40:00.000Z' }],
+    });
+  }
+
+  it('prints Chinese, Japanese, Korean, Arabic and Hebrew names into the text layer, with subset fonts', async () => {
+    const s = multiScript();
+    expect(s.totalMinor).toBe(0);
+    const pdf = await renderStatementPdf(s, { timeZone: 'Asia/Tokyo' });
+    const { pages, text } = pdfText(pdf);
+    expect(pages).toBe(1);
+    const page = text[0];
+    expect(page).toContain('東京バックギャモンクラブ');
+    expect(page).toContain('ليلة الجمعة');
+    // One row per player, the name as written (logical order), then its figures.
+    expect(page).toContain('王小明 3 1,500 0 700 800');
+    expect(page).toContain('さくら 2 -700 700 0 0');
+    expect(page).toContain('김민준 4 900 0 0 900');
+    expect(page).toContain('محمد 1 -1,200 0 0 -1,200');
+    expect(page).toContain('דוד 2 300 0 0 300');
+    expect(page).toContain('Zoë Walker 1 -800 0 0 -800');
+    expect(page).toContain('さくら → 王小明 700 نقدا');
+    // Only the glyphs used are embedded: the CJK fonts alone are megabytes.
+    expect(pdf.length).toBeLessThan(200 * 1024);
+  });
+
+  it('is deterministic whatever was printed before it in the process', async () => {
+    const s = multiScript();
+    const first = await renderStatementPdf(s, { timeZone: 'Asia/Tokyo' });
+    await renderStatementPdf(buildStatement(input([['뷁 齉 ㈜ 𠮷 ﷺ', 1, 0]], 0)), { timeZone: 'UTC' });
+    await renderStatementPdf(twelve());
+    expect((await renderStatementPdf(s, { timeZone: 'Asia/Tokyo' })).equals(first)).toBe(true);
+  });
+
+  it('writes a right-to-left name after Latin text in visual order, and reads back in logical order', async () => {
+    const s = buildStatement(input([['Noah דוד Levi', 1, 0]], 0));
+    const { text } = pdfText(await renderStatementPdf(s));
+    expect(text[0]).toContain('Noah דוד Levi 1 0.00');
+  });
+});
+
+describe('renderStatementPdf: times in the club time zone', () => {
+  it('prints the date, the payments and "as of" in Tokyo time with the offset, and names the zone', async () => {
+    const s = twelve();
+    const { text } = pdfText(await renderStatementPdf(s, { timeZone: 'Asia/Tokyo' }));
+    const page = text[0];
+    // startsAt 2025-03-14T18:30Z is the 15th in Tokyo; asOf 00:58Z is 09:58 there.
+    expect(page).toContain('Date: 2025-03-15');
+    expect(page).toContain('As of: 2025-03-15 09:58 +09:00');
+    expect(page).toContain('Time zone: Asia/Tokyo');
+    expect(page).toContain('2025-03-15 08:40 +09:00 Ελένη Παπαδοπούλου → Aïsha Benali 20.00 cash at the');
+    expect(page).toContain('2025-03-15 09:58 +09:00 Olga Nowak → House 5.00');
+    expect(page).toContain('settlement statement as of 2025-03-15 09:58 +09:00');
+    expect(page).not.toContain('UTC');
+  });
+
+  it('gives each payment its own offset across a daylight saving change (New York)', async () => {
+    const s = buildStatement({
+      ...input(
+        [
+          ['Ann', 1, 0],
+          ['Ben', 1, 0],
+        ],
+        0,
+      ),
+      session: { ...SESSION, startsAt: '2025-03-09T03:00:00.000Z' },
+      payments: [
+        { id: 'pay-1', from: 'p001', to: 'p002', amountMinor: 100, note: null, at: '2025-03-09T06:30:00.000Z' },
+        { id: 'pay-2', from: 'p002', to: 'p001', amountMinor: 100, note: null, at: '2025-03-09T07:30:00.000Z' },
+      ],
+      asOf: '2025-03-09T07:30:00.000Z',
+    });
+    const { text } = pdfText(await renderStatementPdf(s, { timeZone: 'America/New_York' }));
+    expect(text[0]).toContain('Date: 2025-03-08');
+    expect(text[0]).toContain('2025-03-09 01:30 -05:00 Ann → Ben 1.00');
+    expect(text[0]).toContain('2025-03-09 03:30 -04:00 Ben → Ann 1.00');
+    expect(text[0]).toContain('As of: 2025-03-09 03:30 -04:00');
+    expect(text[0]).toContain('Time zone: America/New_York');
   });
 });
