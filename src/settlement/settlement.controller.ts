@@ -5,6 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
+import { CsvQuery } from '../common/csv-query';
 import { ApiProblem, ApiRefusals, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
@@ -41,7 +42,7 @@ export class SessionMoneyController {
   @ApiOperation({
     summary: 'The settlement statement: nets, house, payments and who pays whom (R6.5)',
     description:
-      'JSON by default; `Accept: text/csv` answers the same statement as CSV (one header row, a `record` column: session, player, house, payment, transfer, total), `Accept: application/pdf` as a printable A4 PDF. Available open or closed; recomputed from the same ledger it is byte-identical.',
+      "JSON by default (times RFC 3339 UTC); `Accept: text/csv` answers the same statement as CSV (one header row, a `record` column: session, player, house, payment, transfer, total; every minor-unit amount also in major units as exact decimal text with the currency's ISO 4217 digits, in the columns `net`, `paid`, `received`, `outstanding`, `amount`; times RFC 3339 in the club's time zone with their offset; `?bom=1` puts a UTF-8 byte-order mark first), `Accept: application/pdf` as a printable A4 PDF (names in any script: Latin, Greek, Cyrillic, Chinese, Japanese, Korean, Arabic, Hebrew; times in the club's time zone with their offset, the zone named in the header). Available open or closed; recomputed from the same ledger in the same club time zone it is byte-identical.",
   })
   @ApiExtraModels(StatementDto)
   @ApiProduces(...STATEMENT_TYPES)
@@ -57,23 +58,23 @@ export class SessionMoneyController {
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   @ApiProblem(406, 'Accept names none of application/json, text/csv, application/pdf (NOT_ACCEPTABLE).')
   @ApiProblem(422, MONEY_READ_422)
-  async statement(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
+  async statement(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: CsvQuery, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     const type = negotiate(accept, STATEMENT_TYPES);
     if (!type) {
       throw new ApiError(ErrorCode.NOT_ACCEPTABLE, `The statement is available as ${STATEMENT_TYPES.join(', ')}; Accept names none of them.`);
     }
-    const statement = await this.settlement.statement(auth, id);
+    const { statement, timeZone } = await this.settlement.statement(auth, id);
     reply.header('vary', 'Accept');
     const file = `settlement-${statement.sessionId}`;
     if (type === 'text/csv') {
       reply.header('content-type', 'text/csv; charset=utf-8; header=present');
       reply.header('content-disposition', `attachment; filename="${file}.csv"`);
-      return renderStatementCsv(statement);
+      return renderStatementCsv(statement, { timeZone, bom: q.bom === '1' });
     }
     if (type === 'application/pdf') {
       reply.header('content-type', 'application/pdf');
       reply.header('content-disposition', `inline; filename="${file}.pdf"`);
-      return renderStatementPdf(statement);
+      return renderStatementPdf(statement, { timeZone });
     }
     return statement;
   }

@@ -115,8 +115,11 @@ export class SettlementService {
     });
   }
 
-  /** R6.5: the statement, from one snapshot of the session's ledger and payments. */
-  statement(auth: KeyAuth, sessionId: string): Promise<Statement> {
+  /**
+   * R6.5: the statement, from one snapshot of the session's ledger and payments, and
+   * the club's time zone its renderings print times in.
+   */
+  statement(auth: KeyAuth, sessionId: string): Promise<{ statement: Statement; timeZone: string }> {
     return this.db.read(async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const club = await this.clubs.find(tx, auth.clubId);
@@ -128,7 +131,7 @@ export class SettlementService {
       const players = (await this.repo.sessionPlayers(tx, auth.clubId, s.id, [...parties])).map((p) => ({ ...p, games: games.get(p.playerId) ?? 0 }));
       let asOf = latest ?? s.createdAt;
       for (const p of payments) if (p.createdAt > asOf) asOf = p.createdAt;
-      return buildStatement({
+      const statement = buildStatement({
         session: {
           id: s.id,
           name: s.name,
@@ -152,6 +155,7 @@ export class SettlementService {
         })),
         asOf: asOf.toISOString(),
       });
+      return { statement, timeZone: club.timezone };
     });
   }
 

@@ -6,7 +6,8 @@ import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
 import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListCsvQuery } from '../common/csv-query';
+import { PageOf } from '../common/pagination';
 import { UuidParam } from '../common/validators';
 import { renderSessionGamesCsv } from './session-games-csv';
 import { SessionGameDto, StandingsDto } from './standings.dto';
@@ -41,7 +42,7 @@ export class StandingsController {
   @ApiOperation({
     summary: "The session's finished, voided and abandoned games, every table",
     description:
-      "Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds,variant,checkersLeft` (names joined by ` / `, side 0 first; ids separated by a space). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.",
+      "Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds,variant,checkersLeft` (names joined by ` / `, side 0 first; ids separated by a space; `startedAt` and `endedAt` RFC 3339 in the club's time zone with their offset, where the JSON has UTC; `?bom=1` puts a UTF-8 byte-order mark first). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.",
   })
   @ApiExtraModels(SessionGamePage)
   @ApiProduces(...GAMES_TYPES)
@@ -55,17 +56,17 @@ export class StandingsController {
   })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   @ApiProblem(406, 'Accept names neither application/json nor text/csv (NOT_ACCEPTABLE).')
-  async games(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListQuery, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
+  async games(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListCsvQuery, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
     const type = negotiate(accept, GAMES_TYPES);
     if (!type) {
       throw new ApiError(ErrorCode.NOT_ACCEPTABLE, `The session's games are available as ${GAMES_TYPES.join(', ')}; Accept names none of them.`);
     }
     reply.header('vary', 'Accept');
     if (type === 'text/csv') {
-      const { sessionId: sid, rows } = await this.standings.gamesForCsv(auth, id);
+      const { sessionId: sid, timeZone, rows } = await this.standings.gamesForCsv(auth, id);
       reply.header('content-type', 'text/csv; charset=utf-8; header=present');
       reply.header('content-disposition', `attachment; filename="games-${sid}.csv"`);
-      return renderSessionGamesCsv(rows);
+      return renderSessionGamesCsv(rows, { timeZone, bom: q.bom === '1' });
     }
     return this.standings.games(auth, id, q.limit ?? 50, q.cursor);
   }

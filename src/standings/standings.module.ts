@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ClubsModule } from '../clubs';
 import { SessionsModule } from '../sessions';
 import { SettlementModule } from '../settlement';
 import { StandingsController } from './standings.controller';
@@ -7,7 +8,7 @@ import { StandingsService } from './standings.service';
 
 /** Standings of a session and its games, computed on read from the finished games. */
 @Module({
-  imports: [SessionsModule, SettlementModule],
+  imports: [SessionsModule, SettlementModule, ClubsModule],
   controllers: [StandingsController],
   providers: [StandingsRepository, StandingsService],
 })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
@@ -8,6 +8,7 @@ import { Db } from '../db/db.service';
 import { gameCounts, sidesOf, winnersOf } from '../domain/player-stats';
 import { HOUSE } from '../domain/settlement';
 import { rankStandings } from '../domain/standings';
+import { ClubsRepository } from '../clubs';
 import { SessionsRepository } from '../sessions';
 import { SettlementRepository } from '../settlement';
 import { SessionGameCsvRow } from './session-games-csv';
@@ -56,6 +57,7 @@ export class StandingsService {
     private readonly repo: StandingsRepository,
     private readonly sessions: SessionsRepository,
     private readonly settlement: SettlementRepository,
+    private readonly clubs: ClubsRepository,
   ) {}
 
   /**
@@ -100,9 +102,12 @@ export class StandingsService {
   }
 
   /** Every game of the session, with the players' names, for the CSV (session-games-csv.ts). */
-  gamesForCsv(auth: KeyAuth, sessionId: string): Promise<{ sessionId: string; rows: SessionGameCsvRow[] }> {
+  /** Every game of the session for the CSV, and the club's time zone it writes times in. */
+  gamesForCsv(auth: KeyAuth, sessionId: string): Promise<{ sessionId: string; timeZone: string; rows: SessionGameCsvRow[] }> {
     return this.db.read(async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
+      const club = await this.clubs.find(tx, auth.clubId);
+      if (!club) throw notFound('Club');
       const games = (await this.repo.sessionGames(tx, auth.clubId, s.id, null, ALL)).map(gameDto);
       const names = await playerNames(tx, auth.clubId, [...new Set(games.flatMap((g) => g.players))]);
       const named = (ids: string[]) => ids.map((id) => ({ id, name: names.get(id) ?? id }));
@@ -122,7 +127,7 @@ export class StandingsService {
         points: g.points,
         voidReason: g.voidReason,
       }));
-      return { sessionId: s.id, rows };
+      return { sessionId: s.id, timeZone: club.timezone, rows };
     });
   }
 }
