@@ -18,10 +18,12 @@
  * the first face of base, cjk, hangul, arabic, hebrew that has it (DejaVu Sans has much
  * of Arabic and Hebrew too); one that none has prints as DejaVu's missing-glyph box.
  * A font is read and parsed (fontkit) when a document first needs it, and the parsed
- * font is kept for the life of the process and handed to every later document: parsing
- * a CJK font's CFF table for a subset costs a few hundred milliseconds, so it is done
- * once. Each document starts with an empty glyph cache (see `fontFor`), so what it
- * writes depends on nothing printed before it.
+ * font is handed to every later document until no PDF has been printed for a minute
+ * (`KEEP_FONTS_MS`), then let go: parsing a CJK font's CFF table for a subset costs a few
+ * hundred milliseconds, and the CJK fonts take some 50 MB parsed, so an evening's
+ * statements printed one after the other parse them once, and an idle instance does
+ * not keep them. Each document starts with an empty glyph cache (see `fontFor`), so
+ * what it writes depends on nothing printed before it.
  *
  * Visual order: runs stand left to right as the bidirectional levels put them; the
  * glyphs of a right-to-left run are written in visual order (fontkit reverses Arabic and
@@ -68,6 +70,20 @@ interface FontkitFont {
 }
 
 const fonts = new Map<string, FontkitFont>();
+
+/** How long parsed fonts are kept after the last document that used them. */
+const KEEP_FONTS_MS = 60_000;
+let release: NodeJS.Timeout | null = null;
+
+/** Keeps the parsed fonts for another KEEP_FONTS_MS, then lets them go. */
+function keepFonts(): void {
+  if (release) clearTimeout(release);
+  release = setTimeout(() => {
+    fonts.clear();
+    release = null;
+  }, KEEP_FONTS_MS);
+  release.unref();
+}
 
 /** The parsed font of a face and weight: read from its file once per process. */
 function parsedFont(face: Face, weight: Weight): FontkitFont {
@@ -138,7 +154,9 @@ export class Typesetter {
   private weight: Weight = 'regular';
   private size = 10;
 
-  constructor(private readonly doc: Doc) {}
+  constructor(private readonly doc: Doc) {
+    keepFonts();
+  }
 
   /** The weight and size of what follows. */
   style(weight: Weight, size: number): this {
