@@ -79,7 +79,7 @@ const HEADER_HEIGHT = 24;
 const PAD = 4;
 const MIN_NUMBER_SIZE = 5;
 const ELLIPSIS = '…';
-/** DejaVu Sans ascender (1901/2048 em): from a cell's top to its baseline (every font shares it). */
+/** DejaVu Sans ascender (1901/2048 em): from a cell's top to the baseline every run of its line sits on. */
 const ASCENT = 1901 / 2048;
 
 const INK = '#000000';
