@@ -275,8 +275,9 @@ describe('GET /v1/events/stream', () => {
   });
 
   it('holds one LISTEN connection per instance, shared by the key cache and the streams', async () => {
+    // The listener's connections (the key cache's own, before, was "-keys").
     const rows = await t.sql<{ application_name: string; n: number }>(
-      "SELECT application_name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'bg-club-scorekeeping-%' GROUP BY 1 ORDER BY 1",
+      "SELECT application_name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('bg-club-scorekeeping-listen', 'bg-club-scorekeeping-keys') GROUP BY 1",
     );
     expect(rows).toEqual([{ application_name: 'bg-club-scorekeeping-listen', n: 3 }]);
   });
