@@ -195,6 +195,13 @@ describe('GET /v1/events/stream', () => {
     expect((await started(t.url, owner, '', { accept: 'text/event-stream' })).status).toBe(200);
   });
 
+  it('answers HEAD with the headers of a stream, and no stream', async () => {
+    const { owner } = await newClub(t);
+    const res = await request(t.url).head('/v1/events/stream').set(bearer(owner)).timeout(5000);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+  });
+
   it('ends the streams of a key when it is revoked', async () => {
     const { owner } = await newClub(t);
     const key = (await t.http().post('/v1/api-keys').set(bearer(owner)).send({ name: 'Board', role: 'viewer' })).body;

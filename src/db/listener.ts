@@ -100,7 +100,14 @@ export class PgListener implements OnApplicationShutdown {
     const url = this.url;
     if (url === null || this.closed || this.client !== null || this.connecting || this.retryTimer !== null) return;
     this.connecting = true;
-    const client = new Client({ connectionString: url, application_name: 'bg-club-scorekeeping-listen', connectionTimeoutMillis: 3000 });
+    // TCP keep-alive: a peer that vanished without closing is noticed (and reconnected) in time.
+    const client = new Client({
+      connectionString: url,
+      application_name: 'bg-club-scorekeeping-listen',
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     this.client = client;
     client.on('notification', (n: Notification) => this.dispatch(n));
     const lost = () => void this.lost(client);

@@ -185,7 +185,9 @@ export class EventsHub implements OnModuleDestroy {
     for (const club of this.streams.values()) {
       for (const s of club) {
         const id = `${s.clubId}/${s.keyId}`;
-        byKey.set(id, [...(byKey.get(id) ?? []), s]);
+        const list = byKey.get(id);
+        if (list) list.push(s);
+        else byKey.set(id, [s]);
       }
     }
     for (const streams of byKey.values()) {

@@ -44,6 +44,12 @@ export class EventsService {
   async openStream(auth: KeyAuth, q: EventStreamQuery, lastEventId: string | undefined, reply: FastifyReply): Promise<void> {
     const resumeFrom = lastEventId !== undefined ? positionOf(lastEventId, 'Last-Event-ID') : q.lastEventId !== undefined ? positionOf(q.lastEventId, 'lastEventId') : null;
     const filter = { types: typesOf(q.types), sessionId: q.sessionId?.toLowerCase() ?? null };
+    // HEAD (Fastify answers it with the GET route): the headers a stream would have, and no stream.
+    if (reply.request.method === 'HEAD') {
+      reply.hijack();
+      reply.raw.writeHead(200, this.headersOf(reply)).end();
+      return;
+    }
     const ticket = this.hub.reserve(auth.clubId);
     let from;
     try {
@@ -57,8 +63,13 @@ export class EventsService {
     // A stream is long and mostly quiet: the server's idle-socket timeout must not cut it
     // (the heartbeat keeps proxies awake; a client that stops reading is dropped by the hub).
     res.setTimeout(0);
-    const set = Object.entries(reply.getHeaders()).filter((h): h is [string, string | number | string[]] => h[1] !== undefined);
-    res.writeHead(200, { ...Object.fromEntries(set), ...STREAM_HEADERS });
+    res.writeHead(200, this.headersOf(reply));
     this.hub.attach(ticket, auth.keyId, res, from, filter, resumeFrom === null);
+  }
+
+  /** The headers the request's hooks set on the reply (request id, CORS, rate limit) and a stream's own. */
+  private headersOf(reply: FastifyReply): Record<string, string | number | string[]> {
+    const set = Object.entries(reply.getHeaders()).filter((h): h is [string, string | number | string[]] => h[1] !== undefined);
+    return { ...Object.fromEntries(set), ...STREAM_HEADERS };
   }
 }
