@@ -281,6 +281,27 @@ describe('GET /v1/events/stream', () => {
     expect(slow.received).toBeLessThan(300 * 100000);
   });
 
+  it('opens its LISTEN connection again when it drops; streams keep up meanwhile', async () => {
+    const { owner } = await newClub(t);
+    const s = await started(b.url, owner);
+    const listeners = () => t.sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bg-club-scorekeeping-listen' ORDER BY pid");
+    const before = (await listeners()).map((r) => r.pid);
+    expect(before).toHaveLength(3);
+    await t.sql('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [before]);
+    const id = await addPlayer(t.url, owner, 'While reconnecting');
+    await s.until(() => s.events.length >= 1, 10000, 'the event');
+    expect(s.events.map((e) => e.data.subject)).toEqual([{ kind: 'player', id }]);
+    const after = await waitFor('the listeners back', async () => {
+      const pids = (await listeners()).map((r) => r.pid);
+      return pids.length === 3 && pids.every((p) => !before.includes(p)) ? pids : null;
+    });
+    expect(after).toHaveLength(3);
+    // Listening again: an event reaches the stream (by notice or poll) and nothing is repeated.
+    await addPlayer(b.url, owner, 'After');
+    await s.until(() => s.events.length >= 2, 10000, 'the second event');
+    expect(s.events.map((e) => (e.data.data as { name: string }).name)).toEqual(['While reconnecting', 'After']);
+  });
+
   it('holds one LISTEN connection per instance, shared by the key cache and the streams', async () => {
     // The listener's connections (the key cache's own, before, was "-keys").
     const rows = await t.sql<{ application_name: string; n: number }>(

@@ -66,6 +66,8 @@ export class EventStream {
    */
   start(heartbeatMs: number, announceStart: boolean): void {
     this.res.on('close', () => this.close());
+    // A write that races the client's going is answered by 'close'; its error must not go unheard.
+    this.res.on('error', () => this.close());
     // Gone already (while the stream was being opened): its 'close' will not come again.
     if (this.res.destroyed || this.res.socket === null || this.res.socket.destroyed) return this.close();
     this.write(`retry: 1000\n${announceStart ? `id: ${encodeEventId(this.position)}\n` : ''}\n`);
@@ -132,7 +134,7 @@ export class EventStream {
    * stream is dropped. Answers whether the frame was written.
    */
   private write(frame: string): boolean {
-    if (this.ended) return false;
+    if (this.ended || this.res.writableEnded || this.res.destroyed) return false;
     const waiting = this.res.writableLength;
     if (waiting > 0 && waiting + Buffer.byteLength(frame) > this.host.bufferBytes) {
       this.drop();
