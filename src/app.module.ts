@@ -7,6 +7,7 @@ import type { AppLogger } from './common/logging';
 import type { AppConfig } from './config';
 import { ConfigModule } from './config.module';
 import { CommandsModule } from './commands/commands.module';
+import { EventsModule } from './events';
 import { DbModule } from './db/db.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { AuthGuard, AuthModule } from './guards';
@@ -59,6 +60,7 @@ export class AppModule {
         SessionTablesModule,
         TeamEventsModule,
         StandingsModule,
+        EventsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -55,6 +55,14 @@ export interface AppConfig {
   requestTimeoutSeconds: number;
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutSeconds: number;
+  /** The live event stream sends a comment at least this often (the HTTP contract: at most 15 s). */
+  eventsHeartbeatSeconds: number;
+  /** A stream's client that leaves more than this many bytes untaken is dropped. */
+  eventsStreamBufferBytes: number;
+  /** Open event streams per instance; past it, 503. */
+  eventsMaxStreams: number;
+  /** Open event streams per club on one instance; past it, 429. */
+  eventsMaxStreamsPerClub: number;
 }
 
 export class ConfigError extends Error {
@@ -104,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
   const keepAliveTimeoutSeconds = intVar(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 3600, problems);
+  // The live event stream (GET /v1/events/stream): a comment at least every 15 s keeps
+  // proxies from closing it; a client that leaves 1 MiB untaken is dropped.
+  const eventsHeartbeatSeconds = intVar(env, 'EVENTS_HEARTBEAT_SECONDS', 15, 1, 15, problems);
+  const eventsStreamBufferBytes = intVar(env, 'EVENTS_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems);
+  const eventsMaxStreams = intVar(env, 'EVENTS_MAX_STREAMS', 1000, 1, 100_000, problems);
+  const eventsMaxStreamsPerClub = intVar(env, 'EVENTS_MAX_STREAMS_PER_CLUB', 100, 1, 100_000, problems);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -193,5 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     headersTimeoutSeconds,
     requestTimeoutSeconds,
     keepAliveTimeoutSeconds,
+    eventsHeartbeatSeconds,
+    eventsStreamBufferBytes,
+    eventsMaxStreams,
+    eventsMaxStreamsPerClub,
   };
 }

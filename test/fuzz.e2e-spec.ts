@@ -1360,6 +1360,24 @@ function sendOnce(base: URL, agent: Agent | false, b: Built): Promise<Answer & {
       if (b.body !== undefined) headers['content-length'] = String(Buffer.byteLength(b.body));
       req = httpRequest({ host: base.hostname, port: base.port, method: b.method, path: b.url, headers, agent, timeout: REQUEST_TIMEOUT_MS }, (res) => {
         const chunks: Buffer[] = [];
+        const contentType = String(res.headers['content-type'] ?? '');
+        if (contentType.startsWith('text/event-stream')) {
+          // A live stream never ends: its opening lines (up to the first blank line) are the answer, then the client goes.
+          const opened = () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (!text.includes('\n\n') && !res.complete) return false;
+            done({ status: res.statusCode ?? 0, contentType, text: text.slice(0, text.indexOf('\n\n') + 2) });
+            req.destroy();
+            return true;
+          };
+          res.on('data', (c: Buffer) => {
+            chunks.push(c);
+            opened();
+          });
+          res.on('end', () => opened() || done({ status: res.statusCode ?? 0, contentType, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', () => undefined);
+          return;
+        }
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => done({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', (e) => done({ status: 0, contentType: '', text: '', error: `response: ${e.message}` }));
@@ -1445,6 +1463,8 @@ function check(b: Built, a: Answer, foreign: string[]): string[] {
     // A request naming the other club's resources must not succeed with them.
     const hits = b.usedForeign ? foreign.filter((id) => a.text.includes(id)) : [];
     if (hits.length) out.push(`answer ${a.status} to a request naming the other club's ids carries them: ${hits.slice(0, 3).join(', ')}`);
+    if (a.contentType.startsWith('text/event-stream') && !/^retry: 1000\n(id: [0-9a-f]{32}\n)?\n$/.test(a.text))
+      out.push(`a stream that does not open with its retry (and start) line: ${JSON.stringify(a.text.slice(0, 100))}`);
     if (/json/.test(a.contentType) && a.text) {
       try {
         JSON.parse(a.text);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-Match, X-Request-Id, Accept';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-Match, X-Request-Id, Accept, Last-Event-ID';
 const EXPOSED_HEADERS = 'ETag, Location, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id, Idempotent-Replayed, Content-Disposition';
 
 /**

@@ -10,6 +10,10 @@ export enum ErrorCode {
   MALFORMED_URL = 'MALFORMED_URL',
   INVALID_CURSOR = 'INVALID_CURSOR',
   INVALID_IDEMPOTENCY_KEY = 'INVALID_IDEMPOTENCY_KEY',
+  /** `after`, `Last-Event-ID` or `lastEventId` is not an event id this service gave out. */
+  INVALID_EVENT_ID = 'INVALID_EVENT_ID',
+  /** `types` names something that is not an event type. */
+  INVALID_EVENT_TYPE = 'INVALID_EVENT_TYPE',
   UNAUTHENTICATED = 'UNAUTHENTICATED',
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
@@ -26,10 +30,14 @@ export enum ErrorCode {
   LAST_OWNER_KEY = 'LAST_OWNER_KEY',
   EXPORT_NOT_POSSIBLE = 'EXPORT_NOT_POSSIBLE',
   RATE_LIMITED = 'RATE_LIMITED',
+  /** The club has as many live event streams open on this instance as it may. */
+  TOO_MANY_STREAMS = 'TOO_MANY_STREAMS',
   HEADERS_TOO_LARGE = 'HEADERS_TOO_LARGE',
   INTERNAL_ERROR = 'INTERNAL_ERROR',
   DATABASE_UNAVAILABLE = 'DATABASE_UNAVAILABLE',
   DATABASE_BUSY = 'DATABASE_BUSY',
+  /** This instance serves as many live event streams as it may (or is shutting down). */
+  STREAMS_AT_CAPACITY = 'STREAMS_AT_CAPACITY',
   /** The connection was lost after COMMIT was sent: the write may or may not have been recorded. */
   COMMIT_OUTCOME_UNKNOWN = 'COMMIT_OUTCOME_UNKNOWN',
 }
@@ -46,6 +54,8 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.MALFORMED_URL:
     case ErrorCode.INVALID_CURSOR:
     case ErrorCode.INVALID_IDEMPOTENCY_KEY:
+    case ErrorCode.INVALID_EVENT_ID:
+    case ErrorCode.INVALID_EVENT_TYPE:
       return 400;
     case ErrorCode.UNAUTHENTICATED:
       return 401;
@@ -74,6 +84,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.EXPORT_NOT_POSSIBLE:
       return 422;
     case ErrorCode.RATE_LIMITED:
+    case ErrorCode.TOO_MANY_STREAMS:
       return 429;
     case ErrorCode.HEADERS_TOO_LARGE:
       return 431;
@@ -82,6 +93,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.DATABASE_UNAVAILABLE:
     case ErrorCode.DATABASE_BUSY:
     case ErrorCode.COMMIT_OUTCOME_UNKNOWN:
+    case ErrorCode.STREAMS_AT_CAPACITY:
       return 503;
     default:
       return assertUnreachable(code);

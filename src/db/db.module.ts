@@ -1,7 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { Db } from './db.service';
+import { PgListener } from './listener';
 
-/** The unit of work (Db) on the app's own pool, injectable in every module. Its settings come from the global ConfigModule. */
+/**
+ * The unit of work (Db) on the app's own pool, and the instance's one LISTEN connection
+ * (PgListener), injectable in every module. Their settings come from the global ConfigModule.
+ */
 @Global()
-@Module({ providers: [Db], exports: [Db] })
+@Module({ providers: [Db, PgListener], exports: [Db, PgListener] })
 export class DbModule {}

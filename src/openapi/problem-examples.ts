@@ -103,6 +103,8 @@ const EXAMPLE_DETAIL: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.VALIDATION_FAILED]: 'The request is not valid.',
   [ErrorCode.MALFORMED_JSON]: 'The body is not valid JSON.',
   [ErrorCode.INVALID_CURSOR]: 'The cursor is not one this API gave.',
+  [ErrorCode.INVALID_EVENT_ID]: 'after is not an event id this service gave out.',
+  [ErrorCode.INVALID_EVENT_TYPE]: 'types names something that is not an event type: player.craeted.',
   [ErrorCode.UNAUTHENTICATED]: 'A valid API key is required.',
   [ErrorCode.FORBIDDEN]: "This route needs a higher role than the key's.",
   [ErrorCode.NOT_FOUND]: 'No such resource in this club.',
@@ -117,9 +119,11 @@ const EXAMPLE_DETAIL: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.EXPORT_NOT_POSSIBLE]: 'The match cannot be written in this format.',
   [ErrorCode.REFERENCE_NOT_FOUND]: 'The request refers to a record that does not exist in this club.',
   [ErrorCode.RATE_LIMITED]: 'Too many requests; retry after the time in Retry-After.',
+  [ErrorCode.TOO_MANY_STREAMS]: 'The club has 100 event streams open on this instance; close one or retry later.',
   [ErrorCode.INTERNAL_ERROR]: 'Something went wrong on our side; quote the request id.',
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database did not answer in time; nothing was recorded. Try again shortly.',
   [ErrorCode.DATABASE_BUSY]: 'The database is too busy; nothing was recorded. Try again shortly.',
+  [ErrorCode.STREAMS_AT_CAPACITY]: 'This instance serves as many event streams as it can; retry after the time in Retry-After.',
   [ErrorCode.COMMIT_OUTCOME_UNKNOWN]: 'The connection was lost after the commit was sent; retry with the same Idempotency-Key.',
 };
 

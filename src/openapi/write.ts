@@ -35,6 +35,10 @@ async function main(): Promise<void> {
     headersTimeoutSeconds: 10,
     requestTimeoutSeconds: 30,
     keepAliveTimeoutSeconds: 5,
+    eventsHeartbeatSeconds: 15,
+    eventsStreamBufferBytes: 1024 * 1024,
+    eventsMaxStreams: 1000,
+    eventsMaxStreamsPerClub: 100,
   };
   const app = await createApp(config, config.databaseUrl!, { offline: true });
   await app.init();

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { cols, Row } from '../db/decode';
+import type { Reads } from '../db/tx';
+import { encodeEventId, LogPosition } from '../outbox/event-id';
+import type { ClubEvent } from '../outbox/event-types';
+import type { EventFilter } from './event-query';
+import { HORIZON_SQL, pageStatement } from './event-sql';
+
+/** An event read from the log with its place in it. */
+export interface LoggedEvent {
+  position: LogPosition;
+  event: ClubEvent;
+}
+
+const decodeLogged = (r: Row): LoggedEvent => {
+  const c = cols(r);
+  const position = { tx: c.bigintText('log_tx'), seq: c.bigintText('log_seq') };
+  return {
+    position,
+    event: {
+      id: encodeEventId(position),
+      type: c.text('type'),
+      occurredAt: c.date('occurred_at').toISOString(),
+      sessionId: c.textOrNull('session_id'),
+      subject: { kind: c.text('subject_kind'), id: c.text('subject_id') },
+      data: c.json('data'),
+    },
+  };
+};
+
+const decodeHorizon = (r: Row): LogPosition => ({ tx: cols(r).bigintText('xmin'), seq: '0' });
+
+/** The event log's read side (the statements and why they see what they see: event-sql.ts). */
+@Injectable()
+export class EventsRepository {
+  /** Up to `limit` of the club's visible events after `after`, oldest first. */
+  page(db: Reads, clubId: string, after: LogPosition, filter: EventFilter, limit: number): Promise<LoggedEvent[]> {
+    const { text, values } = pageStatement(clubId, after, filter, limit);
+    return db.rows(text, values, decodeLogged);
+  }
+
+  /**
+   * "Now" in the log: the position just before every event of a transaction still
+   * running or yet to start, (oldest running transaction id, 0).
+   */
+  async horizon(db: Reads): Promise<LogPosition> {
+    const p = await db.maybeOne(HORIZON_SQL, [], decodeHorizon);
+    if (p === null) throw new Error('no snapshot');
+    return p;
+  }
+}
