@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
+import { minorFromDb } from '../ledger';
 import { decodeSession, SessionEntity, type SessionTables } from '../sessions';
 import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 
@@ -153,6 +154,48 @@ export class TablesRepository implements SessionTables {
     let game = found.g ? decodeStoredGame(found.g) : null;
     if (gameNo !== null && !game) game = await this.game(tx, clubId, id, gameNo);
     return { t, session, game: game && decodeGame(game, kind) };
+  }
+
+  /**
+   * What a table's answer reads besides its row and its session, in one statement: its
+   * games in order, each party's net at the table (received − paid, voids included, as
+   * LedgerRepository.tableNets sums them; money games and chouettes) and everyone who sat
+   * there (chouettes). A command reads it before its writes.
+   */
+  async view(tx: Reads, t: StoredTable): Promise<{ games: StoredGame[]; nets: Map<string, number>; players: string[] }> {
+    const nets =
+      t.kind === 'match'
+        ? `'{}'::json`
+        : `(SELECT coalesce(json_object_agg(party, net::text), '{}'::json) FROM (
+             SELECT party, sum(amount) AS net FROM (
+               SELECT to_party AS party, amount_minor AS amount FROM ledger_entries WHERE club_id = $1 AND table_id = $2
+               UNION ALL
+               SELECT from_party, -amount_minor FROM ledger_entries WHERE club_id = $1 AND table_id = $2
+             ) x GROUP BY party) n)`;
+    const players = t.kind === 'chouette' ? `(SELECT coalesce(json_agg(player_id ORDER BY player_id), '[]'::json) FROM table_players WHERE club_id = $1 AND table_id = $2)` : `'[]'::json`;
+    const found = await tx.maybeOne(
+      `SELECT (SELECT coalesce(json_agg(row_to_json(g) ORDER BY g.game_no), '[]'::json) FROM games g WHERE g.club_id = $1 AND g.table_id = $2) AS games,
+              ${nets} AS nets, ${players} AS players`,
+      [t.clubId, t.id],
+      (r) => {
+        const c = cols(r);
+        return { games: c.json('games'), nets: c.json('nets'), players: c.json('players') };
+      },
+    );
+    const games = found?.games;
+    const byParty = found?.nets;
+    const who = found?.players;
+    if (!Array.isArray(games)) throw new RowDecodeError('games', 'json array', games);
+    if (typeof byParty !== 'object' || byParty === null || Array.isArray(byParty)) throw new RowDecodeError('nets', 'json object', byParty);
+    if (!Array.isArray(who) || !who.every((p): p is string => typeof p === 'string')) throw new RowDecodeError('players', 'json array of text', who);
+    return {
+      games: games.map((g) => {
+        if (typeof g !== 'object' || g === null || Array.isArray(g)) throw new RowDecodeError('games', 'rows', g);
+        return decodeStoredGame(g as Row);
+      }),
+      nets: new Map(Object.entries(byParty as Record<string, unknown>).map(([party, net]) => [party, minorFromDb(net)])),
+      players: who,
+    };
   }
 
   find<K extends TableKind>(tx: Reads, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
