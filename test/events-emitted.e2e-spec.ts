@@ -227,13 +227,30 @@ describe('events written by every change', () => {
     const stop = await fresh();
     expect(stop.map((e) => e.type)).toEqual(['game.started', 'game.finished', 'table.updated']);
     await expectGame(stop[1], 'game.finished', 'money-games', G, 3, S, { status: 'finished', points: 2 });
-    await expectTable(stop[2], 'table.updated', 'money-games', G, S, { status: 'finished', netMinor: { [C]: 300, [D]: -300 }, currentGameNo: null });
+    await expectTable(stop[2], 'table.updated', 'money-games', G, S, {
+      status: 'finished',
+      netMinor: { [C]: 300, [D]: -300 },
+      currentGameNo: null,
+      games: [1, 2, 3].map((gameNo) => expect.objectContaining({ gameNo, variant: 'backgammon' })),
+    });
 
     ok(await c.post(`/v1/money-games/${G}/games/3/void`, { reason: 'wrong table' }), 200);
     const reopened = await fresh();
     expect(reopened.map((e) => e.type)).toEqual(['game.voided', 'table.updated']);
     await expectGame(reopened[0], 'game.voided', 'money-games', G, 3, S, { status: 'voided' });
     await expectTable(reopened[1], 'table.updated', 'money-games', G, S, { status: 'in-progress', netMinor: { [C]: 100, [D]: -100 } });
+  });
+
+  it('a table of another variant stops at its lead: its games listed with their variant', async () => {
+    const res = await c.post('/v1/money-games', { sessionId: S, players: [E, F], stakeMinor: 50, variant: 'portes', rules: { stopAtLead: 2 } });
+    ok(res, 201);
+    const G = res.body.id as string;
+    await fresh();
+    ok(await c.post(`/v1/money-games/${G}/games`, { actions: [finish(F, 'gammon')] }), 201); // R8.2: a gammon is 2
+    const stop = await fresh();
+    expect(stop.map((e) => e.type)).toEqual(['game.started', 'game.finished', 'table.updated']);
+    await expectGame(stop[1], 'game.finished', 'money-games', G, 1, S, { variant: 'portes', points: 2, winnerSide: 1 });
+    await expectTable(stop[2], 'table.updated', 'money-games', G, S, { status: 'finished', variant: 'portes', games: [expect.objectContaining({ variant: 'portes', points: 2 })] });
   });
 
   it('a chouette: created, rotated after a game, joined, left, its seats restored by a void; a partner taken at a start', async () => {
@@ -283,22 +300,31 @@ describe('events written by every change', () => {
     await expectTable(back[1], 'table.updated', 'chouettes', P, S, { box: A, partner: null, team: [B, C], currentGameNo: null });
   });
 
-  it('a table without a session: its events have no session', async () => {
-    const res = await c.post('/v1/matches', { sides: [[D], [E]], target: 1 });
+  it('a table without a session: its events have no session; a Crawford game ends the match', async () => {
+    const res = await c.post('/v1/matches', { sides: [[D], [E]], target: 3 });
     ok(res, 201);
     const id = res.body.id as string;
-    ok(await c.post(`/v1/matches/${id}/games`, { actions: [finish(E)] }), 201);
+    ok(await c.post(`/v1/matches/${id}/games`, { actions: [double(E), take(D), finish(E)] }), 201); // 0-2: game 2 is the Crawford game (R3.4)
+    ok(await c.post(`/v1/matches/${id}/games`, { actions: [finish(E)] }), 201); // 0-3
     const evs = await fresh();
     expect(evs.map((e) => [e.type, e.sessionId])).toEqual([
       ['table.created', null],
+      ['game.started', null],
+      ['game.finished', null],
       ['game.started', null],
       ['game.finished', null],
       ['table.updated', null],
       ['rating.changed', null],
       ['rating.changed', null],
     ]);
-    await expectTable(evs[3], 'table.updated', 'matches', id, null, { status: 'finished', winnerSide: 1 });
-    await expectRatings(evs.slice(4), null, [D, E], { experience: 1, matches: 1 });
+    await expectGame(evs[4], 'game.finished', 'matches', id, 2, null, { crawford: true, points: 1, winnerSide: 1 });
+    await expectTable(evs[5], 'table.updated', 'matches', id, null, {
+      status: 'finished',
+      winnerSide: 1,
+      score: [0, 3],
+      games: [expect.objectContaining({ gameNo: 1, crawford: false }), expect.objectContaining({ gameNo: 2, crawford: true })],
+    });
+    await expectRatings(evs.slice(6), null, [D, E], { experience: 3, matches: 1 });
   });
 
   it('a payment is recorded once, even sent twice with one Idempotency-Key; a replayed game writes nothing', async () => {

@@ -54,7 +54,13 @@ export class Outbox {
     if (this.emitted.has(tx)) throw new Error('a command emits its events in one call (Outbox.emit), in their order');
     this.emitted.add(tx);
     const values: unknown[] = [clubId];
-    for (const e of events) values.push(e.type, e.sessionId, e.subject.kind, e.subject.id, JSON.stringify(e.data));
+    // Events of one command often carry the same object (a game started and finished): written once as JSON.
+    const json = new Map<unknown, string>();
+    for (const e of events) {
+      let data = json.get(e.data);
+      if (data === undefined) json.set(e.data, (data = JSON.stringify(e.data)));
+      values.push(e.type, e.sessionId, e.subject.kind, e.subject.id, data);
+    }
     tx.defer({ what: 'events', text: insertEvents(events.length), values });
     tx.afterCommit(`events/${clubId}`, () => this.announce(clubId));
   }

@@ -16,7 +16,7 @@ import { newChouette } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { Outbox } from '../outbox/outbox';
 import { tableEvent } from './table-events';
-import { chouetteView } from './table-views';
+import { chouetteView, gameSummary } from './table-views';
 import { newTableRow } from './table.entity';
 import { ChouetteTableRow, StoredGame } from './stored-state';
 import { TableListQuery } from './tables.dto';
@@ -141,6 +141,8 @@ export class ChouettesService {
 
   /** The chouette as answered, from what `view` read. */
   private dtoOf(t: ChouetteTableRow, view: ChouetteView): ChouetteDto {
-    return chouetteView(t, { games: view.games, nets: view.nets, players: view.players, currency: view.session?.currency ?? null });
+    const { games } = view;
+    const current = t.currentGameNo === null ? null : (games.find((g) => g.gameNo === t.currentGameNo) ?? null);
+    return chouetteView(t, { games: games.map(gameSummary), nets: view.nets, players: view.players, currency: view.session?.currency ?? null }, current);
   }
 }

@@ -35,8 +35,8 @@ import { SessionGate } from './table-context';
 import { Outbox } from '../outbox/outbox';
 import type { NewEvent } from '../outbox/event-types';
 import { RatingChange, ratingEvents, RatingsService } from '../ratings';
-import { gameEvent, gamesWith, netsWith, tableEvent, tableFace } from './table-events';
-import { tableView, TableView } from './table-views';
+import { gameEvents, gamesWith, netsWith, tableEvent, tableFace } from './table-events';
+import { gameSummary, tableView, TableView } from './table-views';
 import { decodeGame, gameVariantOf, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
@@ -216,8 +216,7 @@ export class GamesService {
       const saved = this.tables.save(tx, t);
       const game = this.dto(played.game, played, posted);
       // A game recorded whole is announced as started and finished, both as it is after the request.
-      const events = [gameEvent('game.started', t, game)];
-      if (finished) events.push(gameEvent('game.finished', t, game));
+      const events = finished ? gameEvents(['game.started', 'game.finished'], t, game) : gameEvents(['game.started'], t, game);
       this.announce(tx, saved, played.game, view, posted, events, finished?.rating);
       return game;
     });
@@ -244,8 +243,7 @@ export class GamesService {
       const saved = this.tables.saveGame(tx, game);
       const answer = this.dto(saved, next, posted);
       // An action that ends the game (a pass, a finish) is announced as the action, then the end.
-      const events = [gameEvent('game.action', t, answer)];
-      if (finished) events.push(gameEvent('game.finished', t, answer));
+      const events = finished ? gameEvents(['game.action', 'game.finished'], t, answer) : gameEvents(['game.action'], t, answer);
       this.announce(tx, table, saved, view, posted, events, finished?.rating);
       return answer;
     });
@@ -261,7 +259,7 @@ export class GamesService {
       const saved = this.tables.saveGame(tx, game);
       const answer = this.dto(saved, undone, []);
       // The game stays in progress: nothing of its table changes.
-      this.outbox.emit(tx, auth.clubId, gameEvent('game.action', t, answer));
+      this.outbox.emit(tx, auth.clubId, ...gameEvents(['game.action'], t, answer));
       return answer;
     });
   }
@@ -279,7 +277,7 @@ export class GamesService {
       const table = this.tables.save(tx, t);
       const saved = this.tables.saveGame(tx, game);
       const answer = this.dto(saved, live, []);
-      this.announce(tx, table, saved, view, [], [gameEvent('game.abandoned', t, answer)]);
+      this.announce(tx, table, saved, view, [], gameEvents(['game.abandoned'], t, answer));
       return answer;
     });
   }
@@ -336,7 +334,7 @@ export class GamesService {
       const table = this.tables.save(tx, t);
       const saved = this.tables.saveGame(tx, game);
       const answer = this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
-      this.announce(tx, table, saved, view, posted, [gameEvent('game.voided', t, answer)], rating);
+      this.announce(tx, table, saved, view, posted, gameEvents(['game.voided'], t, answer), rating);
       return answer;
     });
   }
@@ -459,7 +457,8 @@ export class GamesService {
    */
   private announce(tx: Tx, t: StoredTable, game: StoredGame, view: TableView | null, posted: LedgerEntryEntity[], events: NewEvent[], rating?: RatingChange): void {
     if (view) {
-      const data = tableView(t, { games: gamesWith(view.games, game), nets: netsWith(view.nets, posted), players: view.players, currency: view.currency });
+      const games = gamesWith(view.games, gameSummary(game));
+      const data = tableView(t, { games, nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, game.status === 'in-progress' ? game : null);
       events.push(tableEvent('table.updated', t, data));
     }
     if (rating) events.push(...ratingEvents(t.sessionId, rating));

@@ -9,7 +9,7 @@ import type { EventType, NewEvent } from '../outbox/event-types';
 import type { LedgerEntryEntity } from '../ledger';
 import { chouetteSeatsShown } from './engines';
 import type { StoredGame, StoredTable, TableKind } from './stored-state';
-import type { GameDto } from './tables.dto';
+import type { GameDto, GameSummaryDto } from './tables.dto';
 
 /** A table's kind as its route names it (and as events name the subject). */
 export type RouteKind = 'match' | 'money-game' | 'chouette';
@@ -23,9 +23,11 @@ export function tableEvent(type: Extract<EventType, 'table.created' | 'table.upd
   return { type, sessionId: t.sessionId, subject: { kind: ROUTE_KINDS[t.kind], id: t.id }, data };
 }
 
-export function gameEvent(type: Extract<EventType, `game.${string}`>, t: StoredTable, game: GameDto): NewEvent {
+/** The events of one game command, in order, all carrying the game as it is after the command. */
+export function gameEvents(types: Array<Extract<EventType, `game.${string}`>>, t: StoredTable, game: GameDto): NewEvent[] {
   const data: GameEventData = { ...game, tableId: t.id, tableKind: ROUTE_KINDS[t.kind] };
-  return { type, sessionId: t.sessionId, subject: { kind: 'game', id: `${t.id}/games/${game.gameNo}` }, data };
+  const subject = { kind: 'game' as const, id: `${t.id}/games/${game.gameNo}` };
+  return types.map((type) => ({ type, sessionId: t.sessionId, subject, data }));
 }
 
 /**
@@ -55,7 +57,7 @@ export function netsWith(nets: Map<string, number>, entries: LedgerEntryEntity[]
 }
 
 /** The table's games with `game` as it now is (replacing the one of its number, or added at the end). */
-export function gamesWith(games: StoredGame[], game: StoredGame): StoredGame[] {
+export function gamesWith(games: GameSummaryDto[], game: GameSummaryDto): GameSummaryDto[] {
   const at = games.findIndex((g) => g.gameNo === game.gameNo);
   if (at < 0) return [...games, game];
   return games.map((g, i) => (i === at ? game : g));

@@ -15,8 +15,8 @@ import type { GameSummaryDto, MatchDto, MoneyGameDto } from './tables.dto';
 
 /** What a table's answer reads besides its row (`nets` and `players` only where its kind shows them). */
 export interface TableView {
-  /** Every game of the table, in order. */
-  games: StoredGame[];
+  /** Every game of the table, in order, as its table lists it. */
+  games: GameSummaryDto[];
   /** Each party's net at the table (received − paid), voids included. */
   nets: Map<string, number>;
   /** Everyone who has sat at the table, by id. */
@@ -41,7 +41,7 @@ export function gameSummary(g: StoredGame): GameSummaryDto {
 }
 
 /** The match as answered, from its games and its session's currency. */
-export function matchView(t: MatchTableRow, games: StoredGame[], currency: string | null): MatchDto {
+export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: string | null): MatchDto {
   const { setup } = t;
   // R8.3: a draw has no winner and scores nothing.
   const finished = games.filter((g) => g.status === 'finished' && g.winnerSide !== null).map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as 0 | 1, points: g.points as number }));
@@ -67,7 +67,7 @@ export function matchView(t: MatchTableRow, games: StoredGame[], currency: strin
     currency,
     penalties: penaltiesOf(t),
     currentGameNo: t.currentGameNo,
-    games: games.map(gameSummary),
+    games,
     version: t.version,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
@@ -75,7 +75,7 @@ export function matchView(t: MatchTableRow, games: StoredGame[], currency: strin
 }
 
 /** The money game as answered, from its games, the nets at the table and its session's currency. */
-export function moneyView(t: MoneyTableRow, games: StoredGame[], nets: Map<string, number>, currency: string | null): MoneyGameDto {
+export function moneyView(t: MoneyTableRow, games: GameSummaryDto[], nets: Map<string, number>, currency: string | null): MoneyGameDto {
   const { setup } = t;
   return {
     id: t.id,
@@ -88,23 +88,26 @@ export function moneyView(t: MoneyTableRow, games: StoredGame[], nets: Map<strin
     netMinor: Object.fromEntries(setup.players.map((p) => [p, nets.get(p) ?? 0])),
     pointsTotal: moneyPointsTotal(
       setup,
-      games.filter((g) => g.status === 'finished').map((g) => ({ winnerSide: g.winnerSide as 0 | 1 | null, points: g.points })),
+      games.filter((g) => g.status === 'finished').map((g) => ({ winnerSide: g.winnerSide, points: g.points })),
     ),
     status: t.status,
     currentGameNo: t.currentGameNo,
-    games: games.map(gameSummary),
+    games,
     version: t.version,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
 }
 
-/** The chouette as answered, from its games, the nets at the table, everyone who sat there and its session's currency. */
-export function chouetteView(t: ChouetteTableRow, view: TableView): ChouetteDto {
+/**
+ * The chouette as answered, from its games, the nets at the table, everyone who sat there
+ * and its session's currency; `current`: its game in progress, if any (its seats are shown).
+ */
+export function chouetteView(t: ChouetteTableRow, view: TableView, current: StoredGame | null): ChouetteDto {
   const { setup } = t;
   const { games, nets } = view;
-  const current = t.currentGameNo === null ? undefined : games.find((g) => g.gameNo === t.currentGameNo);
-  const seats = chouetteSeatsShown(t.state, current ? decodeGame(current, t.kind).setup : null);
+  const playing = current !== null && current.gameNo === t.currentGameNo ? decodeGame(current, t.kind).setup : null;
+  const seats = chouetteSeatsShown(t.state, playing);
   const seated = seatedPlayers(seats);
   const everyone = [...seated, ...view.players.filter((p) => !seated.includes(p))];
   return {
@@ -121,16 +124,16 @@ export function chouetteView(t: ChouetteTableRow, view: TableView): ChouetteDto 
     players: everyone.map((playerId) => ({ playerId, netMinor: nets.get(playerId) ?? 0 })),
     status: t.status,
     currentGameNo: t.currentGameNo,
-    games: games.map(gameSummary),
+    games,
     version: t.version,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
 }
 
-/** Any table as its route answers it. */
-export function tableView(t: StoredTable, view: TableView): MatchDto | MoneyGameDto | ChouetteDto {
+/** Any table as its route answers it (`current`: its game in progress, if any). */
+export function tableView(t: StoredTable, view: TableView, current: StoredGame | null): MatchDto | MoneyGameDto | ChouetteDto {
   if (t.kind === 'match') return matchView(t, view.games, view.currency);
   if (t.kind === 'money') return moneyView(t, view.games, view.nets, view.currency);
-  return chouetteView(t, view);
+  return chouetteView(t, view, current);
 }

@@ -18,7 +18,7 @@ import { TABLE_NAMES } from './games.service';
 import { Outbox } from '../outbox/outbox';
 import { RatingChange, ratingEvents, RatingsService } from '../ratings';
 import { tableEvent } from './table-events';
-import { matchView, moneyView } from './table-views';
+import { gameSummary, matchView, moneyView } from './table-views';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { newTableRow } from './table.entity';
 import { MatchTableRow, MoneyTableRow, StoredTable, TableKind, TableRowOf } from './stored-state';
@@ -98,7 +98,7 @@ export class TablesService {
         if (session && stake.length) await this.ledger.post(tx, auth.clubId, session.id, t.id, null, stake, now);
       }
       const saved = this.tables.save(tx, t);
-      const match = matchView(saved, games, currency);
+      const match = matchView(saved, games.map(gameSummary), currency);
       // The penalty changes the table (R3.6), and a match it ends rates its players (R7.1).
       this.outbox.emit(tx, auth.clubId, tableEvent('table.updated', t, match), ...(rating ? ratingEvents(t.sessionId, rating) : []));
       return match;
@@ -173,12 +173,12 @@ export class TablesService {
 
   async matchDto(tx: Reads, t: MatchTableRow, session: SessionEntity | null): Promise<MatchDto> {
     const games = await this.tables.games(tx, t.clubId, t.id);
-    return matchView(t, games, await this.currency(tx, t, session));
+    return matchView(t, games.map(gameSummary), await this.currency(tx, t, session));
   }
 
   async moneyDto(tx: Reads, t: MoneyTableRow, session: SessionEntity | null): Promise<MoneyGameDto> {
     const [games, nets] = [await this.tables.games(tx, t.clubId, t.id), await this.ledger.tableNets(tx, t.clubId, t.id)];
-    return moneyView(t, games, nets, await this.currency(tx, t, session));
+    return moneyView(t, games.map(gameSummary), nets, await this.currency(tx, t, session));
   }
 }
 
