@@ -185,7 +185,7 @@ export class TablesRepository implements SessionTables {
    * What a table's answer reads besides its row and its session, in one statement: its
    * games in order as the table lists them (the columns a summary shows, not their
    * setup and action log), each party's net at the table (received − paid, voids
-   * included, summed as LedgerRepository.tableNets sums them; money games and
+   * included, the sums LedgerRepository.tableNets makes; money games and
    * chouettes) and everyone who sat there (chouettes). A command reads it before its writes.
    */
   async view(tx: Reads, t: StoredTable): Promise<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> {
@@ -209,6 +209,7 @@ export class TablesRepository implements SessionTables {
         const c = cols(r);
         return { games: c.json('games'), nets: c.json('nets'), players: c.json('players') };
       },
+      { prepare: true },
     );
     const games = found?.games;
     const byParty = found?.nets;
