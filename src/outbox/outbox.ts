@@ -2,23 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Db } from '../db/db.service';
 import type { Tx } from '../db/tx';
 import type { NewEvent } from './event-types';
+import { eventsInsert } from './events-insert';
 
 /** The channel on which an instance says "club X has new events" after its COMMIT. */
 export const EVENTS_CHANNEL = 'bg_events';
-
-/**
- * The INSERT of `n` events as one VALUES list: its rows are numbered (the sequence's
- * default) in list order. Events written by separate data-modifying CTEs of one batch
- * would not be: PostgreSQL runs those in no promised order (in practice the last first).
- */
-function insertEvents(n: number): string {
-  const rows: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const p = 2 + i * 5;
-    rows.push(`($1, $${p}, $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4})`);
-  }
-  return `INSERT INTO events (club_id, type, session_id, subject_kind, subject_id, data) VALUES ${rows.join(', ')}`;
-}
 
 /**
  * The event log's write side (a transactional outbox). `emit` queues the event's INSERT
@@ -53,15 +40,7 @@ export class Outbox {
     if (events.length === 0) return;
     if (this.emitted.has(tx)) throw new Error('a command emits its events in one call (Outbox.emit), in their order');
     this.emitted.add(tx);
-    const values: unknown[] = [clubId];
-    // Events of one command often carry the same object (a game started and finished): written once as JSON.
-    const json = new Map<unknown, string>();
-    for (const e of events) {
-      let data = json.get(e.data);
-      if (data === undefined) json.set(e.data, (data = JSON.stringify(e.data)));
-      values.push(e.type, e.sessionId, e.subject.kind, e.subject.id, data);
-    }
-    tx.defer({ what: 'events', text: insertEvents(events.length), values });
+    tx.defer(eventsInsert(clubId, events));
     tx.afterCommit(`events/${clubId}`, () => this.announce(clubId));
   }
 
