@@ -2,11 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Db } from '../db/db.service';
 import type { Tx } from '../db/tx';
 import type { NewEvent } from './event-types';
+import { eventsInsert } from './events-insert';
 
 /** The channel on which an instance says "club X has new events" after its COMMIT. */
 export const EVENTS_CHANNEL = 'bg_events';
-
-const INSERT_EVENT = 'INSERT INTO events (club_id, type, session_id, subject_kind, subject_id, data) VALUES ($1, $2, $3, $4, $5, $6)';
 
 /**
  * The event log's write side (a transactional outbox). `emit` queues the event's INSERT
@@ -26,15 +25,22 @@ export class Outbox {
   private readonly pending = new Set<string>();
   private sending = false;
 
+  /** The transactions that have emitted: a command emits once (see emit). */
+  private readonly emitted = new WeakSet<Tx>();
+
   constructor(private readonly db: Db) {}
 
-  /** Writes the event with the command's COMMIT (a deferred write: call it after the command's reads). */
-  emit(tx: Tx, clubId: string, e: NewEvent): void {
-    tx.defer({
-      what: 'event',
-      text: INSERT_EVENT,
-      values: [clubId, e.type, e.sessionId, e.subject.kind, e.subject.id, JSON.stringify(e.data)],
-    });
+  /**
+   * Writes the command's events, in the order given, with its COMMIT (a deferred write:
+   * call it after the command's reads). A command gives all its events in this one
+   * call, so that their order in the log is theirs: a second call in the same
+   * transaction throws (a programming error, caught by any test of the path).
+   */
+  emit(tx: Tx, clubId: string, ...events: NewEvent[]): void {
+    if (events.length === 0) return;
+    if (this.emitted.has(tx)) throw new Error('a command emits its events in one call (Outbox.emit), in their order');
+    this.emitted.add(tx);
+    tx.defer(eventsInsert(clubId, events));
     tx.afterCommit(`events/${clubId}`, () => this.announce(clubId));
   }
 

@@ -45,6 +45,44 @@ export class RatingDto {
   matches: number;
 }
 
+/** A rating change worked out (the players locked), to write with the COMMIT and announce. */
+export interface RatingChange {
+  /** What the match does to each player (the match keeps these for a void). */
+  applied: AppliedRating[];
+  /** 1: the change is made; -1: it is taken back. */
+  sign: 1 | -1;
+  /** Each player's rating after it, as GET /v1/ratings lists it (in the order of `applied`). */
+  after: RatingDto[];
+}
+
+const NO_CHANGE: RatingChange = { applied: [], sign: 1, after: [] };
+
+/** A player's row as a rating reads it, with the rated matches he has played. */
+interface RatedPlayer {
+  id: string;
+  name: string;
+  rating: number;
+  experience: number;
+  matches: number;
+}
+
+/**
+ * `count(*) AS matches FROM … WHERE …` of the rated matches (R8.9: the finished
+ * backgammon matches) of the players `tp.player_id` of the club `clubId` (an SQL
+ * expression): the column GET /v1/ratings lists as `matches`.
+ */
+const ratedMatchesFrom = (clubId: string) => `count(*)::int AS matches FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
+  WHERE tp.club_id = ${clubId} AND t.kind = 'match' AND t.status = 'finished' AND COALESCE(t.setup->>'variant', 'backgammon') = 'backgammon'`;
+
+/** The change and each player's rating after it: the match is finished (sign 1) or open again (sign -1) once it is written. */
+function changeOf(applied: AppliedRating[], sign: 1 | -1, now: Map<string, RatedPlayer>): RatingChange {
+  const after = applied.map((a) => {
+    const p = now.get(a.playerId)!;
+    return { playerId: p.id, name: p.name, rating: roundRating(p.rating + sign * a.delta), experience: p.experience + sign * a.experience, matches: p.matches + sign };
+  });
+  return { applied, sign, after };
+}
+
 /**
  * R7.1 club ratings: a match that finishes (by its games or by a penalty) rates its
  * players in the same transaction; a void that reopens it takes the change back.
@@ -55,43 +93,40 @@ export class RatingsService {
 
   /**
    * Rates a match that has just finished: every player against the other side's
-   * average (R3.7), from the ratings as they are now (rows locked in id order). The
-   * changes are returned to be kept in the match's state.
-   *
-   * Reads now (the players' ratings, locked FOR UPDATE), so it comes before any deferred
-   * write of the command; the update of the ratings is itself deferred to the COMMIT.
+   * average (R3.7), from the ratings as they are now (rows locked in id order). Reads
+   * only: `apply` writes the change (with the COMMIT), whose `applied` the match keeps.
    */
-  async rate(tx: Tx, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<AppliedRating[]> {
+  async rate(tx: Tx, clubId: string, t: RatedMatch, winnerSide: SideIndex): Promise<RatingChange> {
     const { setup } = t;
     // R7.2, R8.9: only backgammon matches are rated; another variant's match changes nobody's rating.
-    if (!isRated(setup)) return [];
+    if (!isRated(setup)) return NO_CHANGE;
     const ids = [...setup.sides[0], ...setup.sides[1]];
-    const rows = await tx.rows(`SELECT id, rating::text AS rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids], (r) => {
-      const c = cols(r);
-      return { id: c.text('id'), rating: c.float('rating'), experience: c.int('experience') };
-    });
-    const byId = new Map(rows.map((r) => [r.id, { rating: r.rating, experience: r.experience }]));
-    const side = (s: readonly string[]): SidePlayer[] => s.map((id) => ({ id, ...byId.get(id)! }));
+    const now = await this.lockPlayers(tx, clubId, ids);
+    const side = (s: readonly string[]): SidePlayer[] => s.map((id) => ({ id, rating: now.get(id)!.rating, experience: now.get(id)!.experience }));
     const outcomes = pairRatingChanges([side(setup.sides[0]), side(setup.sides[1])], winnerSide, setup.target);
     const applied = ids.map((playerId) => ({ playerId, delta: outcomes.get(playerId)!.delta, experience: setup.target }));
-    this.apply(tx, clubId, applied, 1);
-    return applied;
+    return changeOf(applied, 1, now);
   }
 
   /**
-   * Takes back what `rate` did (a void reopened the match). Reads nothing: the update
-   * is deferred to the COMMIT, so it may come after the command's other deferred writes.
-   * (It answers a promise, as callers await it, though nothing is sent before COMMIT.)
+   * Takes back what `rate` did (a void reopened the match): the players' rows locked in
+   * id order, as `rate` locks them. Reads only: `apply` writes it.
    */
-  unrate(tx: Tx, clubId: string, applied: AppliedRating[]): Promise<void> {
+  async unrate(tx: Tx, clubId: string, applied: AppliedRating[]): Promise<RatingChange> {
     // A match that was not rated (R8.9: not backgammon) kept no changes: nothing to take back.
-    if (applied.length > 0) this.apply(tx, clubId, applied, -1);
-    return Promise.resolve();
+    if (applied.length === 0) return NO_CHANGE;
+    const players = await this.lockPlayers(tx, clubId, [...new Set(applied.map((a) => a.playerId))]);
+    return changeOf(applied, -1, players);
   }
 
-  /** Adds (or takes back) the changes: a deferred write, as an increment of the rows' values at COMMIT. */
-  private apply(tx: Tx, clubId: string, applied: AppliedRating[], sign: 1 | -1): void {
-    const sorted = [...applied].sort((a, b) => (a.playerId < b.playerId ? -1 : 1));
+  /**
+   * Adds (or takes back) the change: a deferred write, as an increment of the rows' values
+   * at COMMIT. Reads nothing, so it may come after the command's other deferred writes.
+   */
+  apply(tx: Tx, clubId: string, change: RatingChange): void {
+    if (change.applied.length === 0) return;
+    const { sign } = change;
+    const sorted = [...change.applied].sort((a, b) => (a.playerId < b.playerId ? -1 : 1));
     tx.defer({
       what: 'ratings',
       text: `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, version = p.version + 1, updated_at = now()
@@ -101,14 +136,31 @@ export class RatingsService {
     });
   }
 
+  /**
+   * The players' rows locked (in id order), with what GET /v1/ratings shows of them. Their
+   * rated matches are counted by a second statement, after the lock: a command that
+   * finished or reopened another of their matches held these rows until its COMMIT, so
+   * this statement's snapshot has it.
+   */
+  private async lockPlayers(tx: Tx, clubId: string, ids: string[]): Promise<Map<string, RatedPlayer>> {
+    const rows = await tx.rows(`SELECT id, name, rating::text AS rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids], (r) => {
+      const c = cols(r);
+      return { id: c.text('id'), name: c.text('name'), rating: c.float('rating'), experience: c.int('experience') };
+    });
+    const counted = await tx.rows(`SELECT tp.player_id, ${ratedMatchesFrom('$1')} AND tp.player_id = ANY($2::uuid[]) GROUP BY tp.player_id`, [clubId, ids], (r): [string, number] => {
+      const c = cols(r);
+      return [c.text('player_id'), c.int('matches')];
+    });
+    const matches = new Map(counted);
+    return new Map(rows.map((r) => [r.id, { ...r, matches: matches.get(r.id) ?? 0 }]));
+  }
+
   /** GET /v1/ratings: best first (rating descending, then id). */
   async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<RatingDto>> {
     const after = decodeCursor(cursor, ['number', 'string']);
     const rows = await this.db.once.rows(
       `SELECT p.id, p.name, p.rating::text AS rating, p.experience,
-              (SELECT count(*) FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
-                WHERE tp.club_id = p.club_id AND tp.player_id = p.id AND t.kind = 'match' AND t.status = 'finished'
-                  AND COALESCE(t.setup->>'variant', 'backgammon') = 'backgammon')::int AS matches
+              (SELECT ${ratedMatchesFrom('p.club_id')} AND tp.player_id = p.id) AS matches
          FROM players p
         WHERE p.club_id = $1 AND ($2::float8 IS NULL OR p.rating < $2 OR (p.rating = $2 AND p.id > $3::uuid))
         ORDER BY p.rating DESC, p.id

@@ -9,6 +9,9 @@ import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
+import type { Tx } from '../db/tx';
+import type { EventType } from '../outbox/event-types';
+import { Outbox } from '../outbox/outbox';
 import { SessionEntity } from './session.entity';
 import { CreateSessionDto, SessionDto, UpdateSessionDto } from './sessions.dto';
 import { SessionChanges, SessionsRepository } from './sessions.repository';
@@ -39,7 +42,15 @@ export class SessionsService {
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
     private readonly tables: SessionTables,
+    private readonly outbox: Outbox,
   ) {}
+
+  /** The session as answered, announced as `type` with the command's COMMIT. */
+  private announced(tx: Tx, type: EventType, s: SessionEntity): SessionDto {
+    const session = mapSession(s);
+    this.outbox.emit(tx, s.clubId, { type, sessionId: s.id, subject: { kind: 'session', id: s.id }, data: session });
+    return session;
+  }
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {
     return this.commands.run(cmd, 201, async (tx) => {
@@ -60,7 +71,7 @@ export class SessionsService {
         updatedAt: now,
       };
       this.sessions.insert(tx, s);
-      return mapSession(s);
+      return this.announced(tx, 'session.created', s);
     });
   }
 
@@ -84,7 +95,7 @@ export class SessionsService {
       if (dto.name !== undefined) changes.name = dto.name;
       if (dto.startsAt !== undefined) changes.startsAt = dto.startsAt === null ? null : new Date(dto.startsAt);
       if (dto.rakePercent !== undefined) changes.rakeBp = basisPointsFromPercent(dto.rakePercent);
-      return mapSession(await this.sessions.update(tx, s, changes));
+      return this.announced(tx, 'session.updated', await this.sessions.update(tx, s, changes));
     });
   }
 
@@ -93,9 +104,10 @@ export class SessionsService {
     return this.commands.run(cmd, 200, async (tx) => {
       const s = await this.sessions.lock(tx, auth.clubId, id);
       if (!s) throw notFound('Session');
+      // Nothing changes, so nothing is announced.
       if (s.status === 'closed') return mapSession(s);
       assertCanClose(await this.tables.gamesInProgress(tx, auth.clubId, id));
-      return mapSession(await this.sessions.close(tx, s));
+      return this.announced(tx, 'session.closed', await this.sessions.close(tx, s));
     });
   }
 }

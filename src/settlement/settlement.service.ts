@@ -9,6 +9,7 @@ import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
+import { Outbox } from '../outbox/outbox';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
@@ -80,6 +81,7 @@ export class SettlementService {
     private readonly repo: SettlementRepository,
     private readonly sessions: SessionsRepository,
     private readonly clubs: ClubsRepository,
+    private readonly outbox: Outbox,
   ) {}
 
   async ledger(auth: KeyAuth, sessionId: string, q: LedgerQuery): Promise<Page<LedgerEntryDto>> {
@@ -190,7 +192,9 @@ export class SettlementService {
       this.repo.insertPayment(tx, p);
       // R6.2: the payment counts towards both parties' gross money (refused past 2^53 − 1).
       addToVolumes(tx, auth.clubId, s.id, [{ from, to, amountMinor: dto.amountMinor }]);
-      return mapPayment(p, s.currency);
+      const payment = mapPayment(p, s.currency);
+      this.outbox.emit(tx, auth.clubId, { type: 'payment.recorded', sessionId: s.id, subject: { kind: 'payment', id: p.id }, data: payment });
+      return payment;
     });
   }
 

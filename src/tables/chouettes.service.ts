@@ -12,11 +12,13 @@ import { assertChouetteBetweenGames } from '../domain/table-commands';
 import { LedgerRepository } from '../ledger';
 import { SessionEntity } from '../sessions';
 import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
-import { chouetteSeatsShown, newChouette } from './engines';
+import { newChouette } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
-import { gameSummary } from './tables.service';
+import { Outbox } from '../outbox/outbox';
+import { tableEvent } from './table-events';
+import { chouetteView, gameSummary } from './table-views';
 import { newTableRow } from './table.entity';
-import { ChouetteTableRow, decodeGame, StoredGame } from './stored-state';
+import { ChouetteTableRow, StoredGame } from './stored-state';
 import { TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 
@@ -37,6 +39,7 @@ export class ChouettesService {
     private readonly tables: TablesRepository,
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
+    private readonly outbox: Outbox,
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto | Replayed> {
@@ -56,7 +59,9 @@ export class ChouettesService {
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId);
       const t = newTableRow(auth.clubId, 'chouette', session?.id ?? null, setup, state, setup.stakeMinor);
       await this.tables.insert(tx, t, players);
-      return this.dto(tx, t, session);
+      const chouette = await this.dto(tx, t, session);
+      this.outbox.emit(tx, auth.clubId, tableEvent('table.created', t, chouette));
+      return chouette;
     });
   }
 
@@ -70,7 +75,7 @@ export class ChouettesService {
       await this.tables.addPlayer(tx, auth.clubId, t.id, dto.playerId);
       // What the answer reads (the new player among them), before the table's update, which goes with the COMMIT.
       const view = await this.view(tx, t, session);
-      return this.dtoOf(this.tables.save(tx, t), view);
+      return this.updated(tx, this.tables.save(tx, t), view);
     });
   }
 
@@ -82,8 +87,15 @@ export class ChouettesService {
       t.state = { ...t.state, seats: leaveChouette(t.state.seats, playerId, t.setup.rules) };
       // What the answer reads, before the table's update, which goes with the COMMIT.
       const view = await this.view(tx, t, session);
-      return this.dtoOf(this.tables.save(tx, t), view);
+      return this.updated(tx, this.tables.save(tx, t), view);
     });
+  }
+
+  /** The chouette as answered after a change of its seats, announced as `table.updated` with the COMMIT. */
+  private updated(tx: Tx, t: ChouetteTableRow, view: ChouetteView): ChouetteDto {
+    const chouette = this.dtoOf(t, view);
+    this.outbox.emit(tx, t.clubId, tableEvent('table.updated', t, chouette));
+    return chouette;
   }
 
   private async betweenGames(tx: Tx, auth: KeyAuth, id: string, what: 'join' | 'leave'): Promise<ChouetteTableRow> {
@@ -129,30 +141,8 @@ export class ChouettesService {
 
   /** The chouette as answered, from what `view` read. */
   private dtoOf(t: ChouetteTableRow, view: ChouetteView): ChouetteDto {
-    const { setup } = t;
-    const { games, nets, session: s } = view;
-    const current = t.currentGameNo === null ? undefined : games.find((g) => g.gameNo === t.currentGameNo);
-    const seats = chouetteSeatsShown(t.state, current ? decodeGame(current, t.kind).setup : null);
-    const seated = seatedPlayers(seats);
-    const everyone = [...seated, ...view.players.filter((p) => !seated.includes(p))];
-    return {
-      id: t.id,
-      sessionId: t.sessionId as string,
-      box: seats.box,
-      partner: seats.partner,
-      captain: seats.line.length ? seats.line[0] : null,
-      team: [...seats.line],
-      rules: { ...setup.rules },
-      stakeMinor: setup.stakeMinor,
-      stakes: setup.stakes.map((x) => ({ playerId: x.playerId, stakeMinor: x.stakeMinor })),
-      currency: s?.currency as string,
-      players: everyone.map((playerId) => ({ playerId, netMinor: nets.get(playerId) ?? 0 })),
-      status: t.status,
-      currentGameNo: t.currentGameNo,
-      games: games.map(gameSummary),
-      version: t.version,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    };
+    const { games } = view;
+    const current = t.currentGameNo === null ? null : (games.find((g) => g.gameNo === t.currentGameNo) ?? null);
+    return chouetteView(t, { games: games.map(gameSummary), nets: view.nets, players: view.players, currency: view.session?.currency ?? null }, current);
   }
 }

@@ -32,7 +32,11 @@ import {
   scoreOf,
 } from './engines';
 import { SessionGate } from './table-context';
-import { RatingsService } from '../ratings';
+import { Outbox } from '../outbox/outbox';
+import type { NewEvent } from '../outbox/event-types';
+import { RatingChange, ratingEvents, RatingsService } from '../ratings';
+import { gameEvents, gamesWith, netsWith, tableEvent, tableFace } from './table-events';
+import { gameSummary, tableView, TableView } from './table-views';
 import { decodeGame, gameVariantOf, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
@@ -86,6 +90,13 @@ type Played<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRo
 
 /** A game's state, for the answer. */
 type KindState<K extends TableKind = TableKind> = { [P in K]: { kind: P; state: GameStates[P] } }[K];
+
+/** What `finish` decided for a game that has just finished, written by `settle`. */
+interface Finished {
+  postings: Posting[];
+  /** A match that ended: its players' ratings (R7.1). */
+  rating?: RatingChange;
+}
 
 /** The locked table with its game (404 without one). */
 function withGame<K extends TableKind>(locked: Locked<K>): TableGame<K> {
@@ -156,6 +167,7 @@ export class GamesService {
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
     private readonly ratings: RatingsService,
+    private readonly outbox: Outbox,
   ) {}
 
   /** The table locked, its session share-locked and (with a number) the game, in one round trip. */
@@ -190,62 +202,83 @@ export class GamesService {
       checkVersion(ifMatch, t.version);
       const session = this.sessions.check(t.sessionId, s);
       assertNoGameInProgress(t);
+      const before = tableFace(t, null);
       const next = await this.nextGame(tx, t);
       const now = new Date();
       const played = started(next, auth.clubId, dto, now);
       t.nextGameNo += 1;
-      let posted: LedgerEntryEntity[] = [];
-      if (played.state.status === 'finished') {
-        posted = await this.finish(tx, played, session, now);
-      } else {
-        t.currentGameNo = played.game.gameNo;
-      }
+      const finished = played.state.status === 'finished' ? await this.finish(tx, played, session, now) : null;
+      if (!finished) t.currentGameNo = played.game.gameNo;
+      const view = await this.viewIfChanged(tx, t, before, finished ? null : played.game, session);
+      // The writes, with the COMMIT.
+      const posted = finished ? await this.settle(tx, played, session, now, finished) : [];
       this.tables.insertGame(tx, played.game);
-      this.tables.save(tx, t);
-      return this.dto(played.game, played, posted);
+      const saved = this.tables.save(tx, t);
+      const game = this.dto(played.game, played, posted);
+      // A game recorded whole is announced as started and finished, both as it is after the request.
+      const events = finished ? gameEvents(['game.started', 'game.finished'], t, game) : gameEvents(['game.started'], t, game);
+      this.announce(tx, saved, played.game, view, posted, events, finished?.rating);
+      return game;
     });
   }
 
   act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto | Replayed> {
     return this.commands.run(cmd, 200, async (tx) => {
       const { live, session } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
+      const before = tableFace(live.t, live.game);
       const next = applied(live, toDomainAction(dto));
       const { t, game } = next;
       const now = new Date();
       game.actions = [...game.actions, stored(dto, game.actions.length + 1, now)];
+      const finished = next.state.status === 'finished' ? await this.finish(tx, next, session, now) : null;
+      if (finished) t.currentGameNo = null;
+      const view = await this.viewIfChanged(tx, t, before, finished ? null : game, session);
+      // The writes, with the COMMIT.
       let posted: LedgerEntryEntity[] = [];
-      if (next.state.status === 'finished') {
-        posted = await this.finish(tx, next, session, now);
-        t.currentGameNo = null;
-        this.tables.save(tx, t);
+      let table = t;
+      if (finished) {
+        posted = await this.settle(tx, next, session, now, finished);
+        table = this.tables.save(tx, t);
       }
       const saved = this.tables.saveGame(tx, game);
-      return this.dto(saved, next, posted);
+      const answer = this.dto(saved, next, posted);
+      // An action that ends the game (a pass, a finish) is announced as the action, then the end.
+      const events = finished ? gameEvents(['game.action', 'game.finished'], t, answer) : gameEvents(['game.action'], t, answer);
+      this.announce(tx, table, saved, view, posted, events, finished?.rating);
+      return answer;
     });
   }
 
   undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
     return this.commands.run(cmd, 200, async (tx) => {
       const { live } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
-      const { game } = live;
+      const { t, game } = live;
       assertSomethingToUndo(gameNo, game.actions.length);
       game.actions = game.actions.slice(0, -1);
       const undone = replayed(live);
       const saved = this.tables.saveGame(tx, game);
-      return this.dto(saved, undone, []);
+      const answer = this.dto(saved, undone, []);
+      // The game stays in progress: nothing of its table changes.
+      this.outbox.emit(tx, auth.clubId, ...gameEvents(['game.action'], t, answer));
+      return answer;
     });
   }
 
   abandon(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
     return this.commands.run(cmd, 200, async (tx) => {
-      const { live } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch, false);
+      const { live, session } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch, false);
       const { t, game } = live;
+      const before = tableFace(t, game);
       game.status = 'abandoned';
       game.endedAt = new Date();
       t.currentGameNo = null;
-      this.tables.save(tx, t);
+      // A chouette shows its seats from before the game again (R6.3: abandoning changes nothing).
+      const view = await this.viewIfChanged(tx, t, before, null, session);
+      const table = this.tables.save(tx, t);
       const saved = this.tables.saveGame(tx, game);
-      return this.dto(saved, live, []);
+      const answer = this.dto(saved, live, []);
+      this.announce(tx, table, saved, view, [], gameEvents(['game.abandoned'], t, answer));
+      return answer;
     });
   }
 
@@ -259,23 +292,24 @@ export class GamesService {
       checkVersion(ifMatch, game.version);
       assertVoidable(t, gameNo, game.status);
       assertLatestFinishedGame(gameNo, await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id));
+      const before = tableFace(t, null);
       const now = new Date();
       const original = await this.ledger.forGame(tx, auth.clubId, t.id, gameNo);
       const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
       // A match's history (a money table's points) without this game, read before the writes below (which go with the COMMIT).
       const finishedBefore = tg.kind !== 'chouette' ? await this.tables.finishedGames(tx, auth.clubId, t.id) : [];
-      const posted = session ? await this.ledger.post(tx, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
       game.status = 'voided';
       game.voidedAt = now;
       game.voidReason = dto.reason;
       game.voidedBy = auth.keyId;
+      let rating: RatingChange | undefined;
       if (tg.kind === 'match') {
         const match = tg.t;
         const finished = finishedBefore.filter((g) => g.gameNo !== gameNo);
         const score = scoreOf(match.setup, finished, penaltiesOf(match));
         if (match.status === 'finished' && score.status !== 'finished') {
-          // R7.1: the match is open again, so its rating change is taken back.
-          await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
+          // R7.1: the match is open again, so its rating change is taken back (the players read and locked now).
+          rating = await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
           match.state = { ...match.state, ratings: [] };
         }
         match.status = score.status;
@@ -293,9 +327,15 @@ export class GamesService {
         const chouette = tg.t;
         chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
       }
-      this.tables.save(tx, t);
+      const view = await this.viewIfChanged(tx, t, before, null, session);
+      // The writes, with the COMMIT.
+      const posted = session ? await this.ledger.post(tx, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
+      if (rating) this.ratings.apply(tx, auth.clubId, rating);
+      const table = this.tables.save(tx, t);
       const saved = this.tables.saveGame(tx, game);
-      return this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
+      const answer = this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
+      this.announce(tx, table, saved, view, posted, gameEvents(['game.voided'], t, answer), rating);
+      return answer;
     });
   }
 
@@ -336,17 +376,24 @@ export class GamesService {
     const tg = withGame(locked);
     checkVersion(ifMatch, tg.game.version);
     assertGameInProgress(gameNo, tg.game.status);
-    const session = needSession ? this.sessions.check(tg.t.sessionId, locked.session) : null;
+    // Unchecked when not needed (an abandon): read for the table's answer all the same.
+    const session = needSession ? this.sessions.check(tg.t.sessionId, locked.session) : locked.session;
     return { live: replayed(tg), session };
   }
 
-  /** A game has just finished: record its result, post its money (R4.2, R3.8, R6.4), end the match if it does. */
-  private async finish(tx: Tx, played: Played, session: SessionEntity | null, now: Date): Promise<LedgerEntryEntity[]> {
+  /**
+   * A game has just finished: its result, its money (R4.2, R3.8, R6.4), the end of its
+   * match (rated, R7.1) or of its money table (R4.4), a chouette's rotation (R5.7, R5.9).
+   * Reads (and changes the game and table it is given) but writes nothing: `settle`
+   * writes what it decided, once the command's reads are done.
+   */
+  private async finish(tx: Tx, played: Played, session: SessionEntity | null, now: Date): Promise<Finished> {
     const { t, game } = played;
     game.status = 'finished';
     game.endedAt = now;
     game.result = played.state.result ? { ...played.state.result } : null;
     let postings: Posting[] = [];
+    let rating: RatingChange | undefined;
     if (played.kind === 'chouette') {
       const { t: table, game: chouetteGame, state } = played;
       game.points = null;
@@ -377,12 +424,45 @@ export class GamesService {
       if (score.status === 'finished' && score.winnerSide !== null) {
         match.status = 'finished';
         postings = matchStakePostings(match.setup, score.winnerSide, match.stakeMinor === null ? null : minorFromDb(match.stakeMinor));
-        // R7.1: the finished match rates its players; kept on the match for a void.
-        match.state = { ...match.state, ratings: await this.ratings.rate(tx, match.clubId, match, score.winnerSide) };
+        // R7.1: the finished match rates its players (their rows read and locked now); kept on the match for a void.
+        rating = await this.ratings.rate(tx, match.clubId, match, score.winnerSide);
+        match.state = { ...match.state, ratings: rating.applied };
       }
     }
+    return { postings, rating };
+  }
+
+  /** Writes what `finish` decided (with the COMMIT): the rating change and the game's ledger entries. */
+  private async settle(tx: Tx, played: Played, session: SessionEntity | null, now: Date, finished: Finished): Promise<LedgerEntryEntity[]> {
+    const { t, game } = played;
+    if (finished.rating) this.ratings.apply(tx, t.clubId, finished.rating);
     if (!session) return [];
-    return this.ledger.post(tx, t.clubId, session.id, t.id, game.gameNo, postings, now, { players: game.players, delta: 1 });
+    return this.ledger.post(tx, t.clubId, session.id, t.id, game.gameNo, finished.postings, now, { players: game.players, delta: 1 });
+  }
+
+  /**
+   * What the table's answer reads, when the command changed what a client sees of the
+   * table (its face, before and after): read now, before the command's writes.
+   * `current`: the game in progress at the table after the command, or null.
+   */
+  private async viewIfChanged(tx: Tx, t: StoredTable, before: string, current: StoredGame | null, session: SessionEntity | null): Promise<TableView | null> {
+    if (tableFace(t, current) === before) return null;
+    return { ...(await this.tables.view(tx, t)), currency: session?.currency ?? null };
+  }
+
+  /**
+   * Emits the command's events in their order: its game's, then `table.updated` when the
+   * table changed (`view` read: the table as saved, its games with this one as it now is,
+   * its nets with what was just posted), then `rating.changed` for each player rated.
+   */
+  private announce(tx: Tx, t: StoredTable, game: StoredGame, view: TableView | null, posted: LedgerEntryEntity[], events: NewEvent[], rating?: RatingChange): void {
+    if (view) {
+      const games = gamesWith(view.games, gameSummary(game));
+      const data = tableView(t, { games, nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, game.status === 'in-progress' ? game : null);
+      events.push(tableEvent('table.updated', t, data));
+    }
+    if (rating) events.push(...ratingEvents(t.sessionId, rating));
+    this.outbox.emit(tx, t.clubId, ...events);
   }
 
   dto(g: StoredGame, played: KindState, entries: LedgerEntryEntity[]): GameDto {

@@ -10,3 +10,5 @@ export { toDomainAction } from './games.service';
 export type { MatchTableRow } from './stored-state';
 export { newTableRow, TableEntity, TablePlayerEntity } from './table.entity';
 export { MatchRulesDto, MatchRulesStateDto } from './tables.dto';
+export { matchView } from './table-views';
+export { tableEvent } from './table-events';

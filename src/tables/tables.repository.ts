@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
+import { GAME_VARIANTS, type GameVariant } from '../domain/variants';
+import { minorFromDb } from '../ledger';
 import { decodeSession, SessionEntity, type SessionTables } from '../sessions';
 import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
+import type { GameSummaryDto } from './tables.dto';
 
 const TABLE_STATUSES: readonly StoredTable['status'][] = ['in-progress', 'finished'];
 const GAME_STATUSES: readonly StoredGame['status'][] = ['in-progress', 'finished', 'voided', 'abandoned'];
@@ -62,6 +65,29 @@ const gameColumns = (r: Row): RawGame => {
 
 /** A game read without its table's kind: checked as the kind its setup names. */
 const decodeStoredGame: Decoder<StoredGame> = (r) => decodeAnyGame(gameColumns(r));
+
+/**
+ * A game as its table lists it, from the columns of its row and the two fields of its
+ * setup a summary shows: what gameSummary (table-views.ts) answers for the whole row.
+ */
+const decodeSummary: Decoder<GameSummaryDto> = (r) => {
+  const c = cols(r);
+  const variant = c.textOrNull('variant') ?? 'backgammon';
+  if (!(GAME_VARIANTS as readonly string[]).includes(variant)) throw new RowDecodeError('variant', GAME_VARIANTS.join('|'), variant);
+  const winner = c.intOrNull('winner_side');
+  if (winner !== null && winner !== 0 && winner !== 1) throw new RowDecodeError('winner_side', '0|1', winner);
+  return {
+    gameNo: c.int('game_no'),
+    variant: variant as GameVariant,
+    status: c.oneOf('status', GAME_STATUSES),
+    crawford: c.textOrNull('doubling') === 'crawford',
+    result: c.objectOrNull('result') as GameSummaryDto['result'],
+    points: c.intOrNull('points'),
+    winnerSide: winner,
+    startedAt: c.date('started_at').toISOString(),
+    endedAt: c.dateOrNull('ended_at')?.toISOString() ?? null,
+  };
+};
 
 /** A side of a two-sided game: 0 or 1. */
 function side(c: Columns, name: string): 0 | 1 {
@@ -153,6 +179,52 @@ export class TablesRepository implements SessionTables {
     let game = found.g ? decodeStoredGame(found.g) : null;
     if (gameNo !== null && !game) game = await this.game(tx, clubId, id, gameNo);
     return { t, session, game: game && decodeGame(game, kind) };
+  }
+
+  /**
+   * What a table's answer reads besides its row and its session, in one statement: its
+   * games in order as the table lists them (the columns a summary shows, not their
+   * setup and action log), each party's net at the table (received − paid, voids
+   * included, the sums LedgerRepository.tableNets makes; money games and
+   * chouettes) and everyone who sat there (chouettes). A command reads it before its writes.
+   */
+  async view(tx: Reads, t: StoredTable): Promise<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> {
+    const nets =
+      t.kind === 'match'
+        ? `'{}'::json`
+        : `(SELECT coalesce(json_object_agg(party, net::text), '{}'::json) FROM (
+             SELECT party, sum(amount) AS net FROM (
+               SELECT to_party AS party, amount_minor AS amount FROM ledger_entries WHERE club_id = $1 AND table_id = $2
+               UNION ALL
+               SELECT from_party, -amount_minor FROM ledger_entries WHERE club_id = $1 AND table_id = $2
+             ) x GROUP BY party) n)`;
+    const players = t.kind === 'chouette' ? `(SELECT coalesce(json_agg(player_id ORDER BY player_id), '[]'::json) FROM table_players WHERE club_id = $1 AND table_id = $2)` : `'[]'::json`;
+    const found = await tx.maybeOne(
+      `SELECT (SELECT coalesce(json_agg(json_build_object('game_no', game_no, 'status', status, 'variant', setup->'variant', 'doubling', setup->'doubling',
+                      'result', result, 'points', points, 'winner_side', winner_side, 'started_at', started_at, 'ended_at', ended_at) ORDER BY game_no), '[]'::json)
+                 FROM games WHERE club_id = $1 AND table_id = $2) AS games,
+              ${nets} AS nets, ${players} AS players`,
+      [t.clubId, t.id],
+      (r) => {
+        const c = cols(r);
+        return { games: c.json('games'), nets: c.json('nets'), players: c.json('players') };
+      },
+      { prepare: true },
+    );
+    const games = found?.games;
+    const byParty = found?.nets;
+    const who = found?.players;
+    if (!Array.isArray(games)) throw new RowDecodeError('games', 'json array', games);
+    if (typeof byParty !== 'object' || byParty === null || Array.isArray(byParty)) throw new RowDecodeError('nets', 'json object', byParty);
+    if (!Array.isArray(who) || !who.every((p): p is string => typeof p === 'string')) throw new RowDecodeError('players', 'json array of text', who);
+    return {
+      games: games.map((g) => {
+        if (typeof g !== 'object' || g === null || Array.isArray(g)) throw new RowDecodeError('games', 'rows', g);
+        return decodeSummary(g as Row);
+      }),
+      nets: new Map(Object.entries(byParty as Record<string, unknown>).map(([party, net]) => [party, minorFromDb(net)])),
+      players: who,
+    };
   }
 
   find<K extends TableKind>(tx: Reads, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {

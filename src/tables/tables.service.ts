@@ -4,7 +4,6 @@ import { ErrorCode } from '../common/error-codes';
 import { MatExportError, renderMat } from '../domain/mat-export';
 import { matMatch } from './match-export';
 import { KeyAuth } from '../common/auth';
-import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
@@ -14,30 +13,18 @@ import { assertStakeHasSession } from '../domain/session';
 import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
 import { LedgerRepository, minorFromDb } from '../ledger';
 import { SessionEntity } from '../sessions';
-import { matchStakePostings, moneyPointsTotal, newMatchSetup, newMoneySetup, penaltiesOf, scoreOf, StoredPenalty } from './engines';
+import { matchStakePostings, newMatchSetup, newMoneySetup, penaltiesOf, scoreOf, StoredPenalty } from './engines';
 import { TABLE_NAMES } from './games.service';
-import { RatingsService } from '../ratings';
+import { Outbox } from '../outbox/outbox';
+import { RatingChange, ratingEvents, RatingsService } from '../ratings';
+import { tableEvent } from './table-events';
+import { gameSummary, matchView, moneyView } from './table-views';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { newTableRow } from './table.entity';
-import { gameVariantOf, isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
-import { CreateMatchDto, CreateMoneyGameDto, GameSummaryDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
+import { MatchTableRow, MoneyTableRow, StoredTable, TableKind, TableRowOf } from './stored-state';
+import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 import { playerNames } from '../players';
-
-/** A game as listed in its table's state. */
-export function gameSummary(g: StoredGame): GameSummaryDto {
-  return {
-    gameNo: g.gameNo,
-    variant: gameVariantOf(g),
-    status: g.status,
-    crawford: isCrawfordGame(g),
-    result: (g.result as GameSummaryDto['result']) ?? null,
-    points: g.points,
-    winnerSide: (g.winnerSide ?? null) as 0 | 1 | null,
-    startedAt: g.startedAt.toISOString(),
-    endedAt: isoOrNull(g.endedAt),
-  };
-}
 
 /** Creating and reading matches and money games; match penalties (R3.6). */
 @Injectable()
@@ -49,6 +36,7 @@ export class TablesService {
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
     private readonly ratings: RatingsService,
+    private readonly outbox: Outbox,
   ) {}
 
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
@@ -60,7 +48,9 @@ export class TablesService {
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId ?? null);
       const t = newTableRow(auth.clubId, 'match', session?.id ?? null, setup, { penalties: [] }, dto.stakeMinor ?? null);
       await this.tables.insert(tx, t, players);
-      return this.matchDto(tx, t, session);
+      const match = await this.matchDto(tx, t, session);
+      this.outbox.emit(tx, auth.clubId, tableEvent('table.created', t, match));
+      return match;
     });
   }
 
@@ -71,7 +61,9 @@ export class TablesService {
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId);
       const t = newTableRow(auth.clubId, 'money', session?.id ?? null, setup, {}, dto.stakeMinor);
       await this.tables.insert(tx, t, [...setup.players]);
-      return this.moneyDto(tx, t, session);
+      const money = await this.moneyDto(tx, t, session);
+      this.outbox.emit(tx, auth.clubId, tableEvent('table.created', t, money));
+      return money;
     });
   }
 
@@ -95,15 +87,21 @@ export class TablesService {
       const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };
       t.state = { ...t.state, penalties: [...penalties, p] };
       const after = scoreOf(setup, finished, [...penalties, p]);
+      let rating: RatingChange | null = null;
       if (after.status === 'finished' && after.winnerSide !== null) {
         t.status = 'finished';
         // R7.1: a match forfeited by a penalty is rated too (its players read and locked now, the update deferred).
-        t.state = { ...t.state, ratings: await this.ratings.rate(tx, auth.clubId, t, after.winnerSide) };
+        rating = await this.ratings.rate(tx, auth.clubId, t, after.winnerSide);
+        t.state = { ...t.state, ratings: rating.applied };
+        this.ratings.apply(tx, auth.clubId, rating);
         const stake = matchStakePostings(setup, after.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
         if (session && stake.length) await this.ledger.post(tx, auth.clubId, session.id, t.id, null, stake, now);
       }
       const saved = this.tables.save(tx, t);
-      return this.matchOf(saved, games, currency);
+      const match = matchView(saved, games.map(gameSummary), currency);
+      // The penalty changes the table (R3.6), and a match it ends rates its players (R7.1).
+      this.outbox.emit(tx, auth.clubId, tableEvent('table.updated', t, match), ...(rating ? ratingEvents(t.sessionId, rating) : []));
+      return match;
     });
   }
 
@@ -175,66 +173,12 @@ export class TablesService {
 
   async matchDto(tx: Reads, t: MatchTableRow, session: SessionEntity | null): Promise<MatchDto> {
     const games = await this.tables.games(tx, t.clubId, t.id);
-    return this.matchOf(t, games, await this.currency(tx, t, session));
-  }
-
-  /** The match as answered, from its games and its session's currency (read by the caller). */
-  private matchOf(t: MatchTableRow, games: StoredGame[], currency: string | null): MatchDto {
-    const { setup } = t;
-    // R8.3: a draw has no winner and scores nothing.
-    const finished = games.filter((g) => g.status === 'finished' && g.winnerSide !== null).map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as 0 | 1, points: g.points as number }));
-    const score = scoreOf(setup, finished, penaltiesOf(t));
-    let crawfordGameNo: number | null = null;
-    if (score.crawfordGameIndex !== null) {
-      if (score.crawfordGameIndex < score.games.length) crawfordGameNo = score.games[score.crawfordGameIndex].gameNo;
-      // R3.2: a match that ended (by a penalty, R3.6) before its Crawford game was played has none.
-      else if (score.status !== 'finished') crawfordGameNo = t.currentGameNo ?? t.nextGameNo;
-    }
-    return {
-      id: t.id,
-      sessionId: t.sessionId,
-      sides: setup.sides,
-      variant: setup.variant ?? 'backgammon',
-      target: setup.target,
-      rules: { ...setup.rules },
-      score: [...score.score],
-      status: score.status,
-      winnerSide: score.winnerSide,
-      crawfordGameNo,
-      stakeMinor: t.stakeMinor === null ? null : minorFromDb(t.stakeMinor),
-      currency,
-      penalties: penaltiesOf(t),
-      currentGameNo: t.currentGameNo,
-      games: games.map(gameSummary),
-      version: t.version,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    };
+    return matchView(t, games.map(gameSummary), await this.currency(tx, t, session));
   }
 
   async moneyDto(tx: Reads, t: MoneyTableRow, session: SessionEntity | null): Promise<MoneyGameDto> {
-    const { setup } = t;
     const [games, nets] = [await this.tables.games(tx, t.clubId, t.id), await this.ledger.tableNets(tx, t.clubId, t.id)];
-    return {
-      id: t.id,
-      sessionId: t.sessionId as string,
-      players: [...setup.players],
-      stakeMinor: setup.stakeMinor,
-      currency: (await this.currency(tx, t, session)) as string,
-      variant: setup.variant ?? 'backgammon',
-      rules: { ...setup.rules, stopAtLead: setup.rules.stopAtLead ?? null },
-      netMinor: Object.fromEntries(setup.players.map((p) => [p, nets.get(p) ?? 0])),
-      pointsTotal: moneyPointsTotal(
-        setup,
-        games.filter((g) => g.status === 'finished').map((g) => ({ winnerSide: g.winnerSide as 0 | 1 | null, points: g.points })),
-      ),
-      status: t.status,
-      currentGameNo: t.currentGameNo,
-      games: games.map(gameSummary),
-      version: t.version,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    };
+    return moneyView(t, games.map(gameSummary), nets, await this.currency(tx, t, session));
   }
 }
 

@@ -11,7 +11,8 @@ import { variantOfSetup } from '../domain/game-variants';
 import { assertStakeHasSession } from '../domain/session';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger';
-import { assertPlayersInClub, newMatchSetup, newTableRow, penaltiesOf, scoreOf, SessionGate, TablesRepository } from '../tables';
+import { Outbox } from '../outbox/outbox';
+import { assertPlayersInClub, matchView, newMatchSetup, newTableRow, penaltiesOf, scoreOf, SessionGate, tableEvent, TablesRepository } from '../tables';
 import { TeamEventEntity } from './team-event.entity';
 import { CreateTeamEventDto, TeamEventBoardDto, TeamEventDto, TeamEventListQuery } from './team-events.dto';
 import { BoardGameRow, BoardRow, TeamEventRow, TeamEventsRepository } from './team-events.repository';
@@ -39,6 +40,7 @@ export class TeamEventsService {
     private readonly events: TeamEventsRepository,
     private readonly tables: TablesRepository,
     private readonly sessions: SessionGate,
+    private readonly outbox: Outbox,
   ) {}
 
   /** R3.7 (+ R3.1, R2.8, R3.8, R6.7 for every board, as POST /v1/matches checks them), all in one transaction. */
@@ -84,6 +86,8 @@ export class TeamEventsService {
         event,
         boards.map((b) => ({ boardNo: b.boardNo, matchId: b.matchId })),
       );
+      // The event itself has no event type; each of its boards is a new match like any other.
+      this.outbox.emit(tx, auth.clubId, ...tables.map(({ row }) => tableEvent('table.created', row, matchView(row, [], session?.currency ?? null))));
       return this.stateOf({ ...event, currency: session?.currency ?? null }, boards, new Map());
     });
   }
