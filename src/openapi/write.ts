@@ -35,6 +35,13 @@ async function main(): Promise<void> {
     headersTimeoutSeconds: 10,
     requestTimeoutSeconds: 30,
     keepAliveTimeoutSeconds: 5,
+    webhookAllowPrivate: false,
+    webhookSecretKey: Buffer.alloc(32),
+    webhookSecretKeySource: 'env',
+    // No database: nothing to deliver.
+    webhookWorker: false,
+    webhookPollMs: 1000,
+    webhookRetrySchedule: null,
   };
   const app = await createApp(config, config.databaseUrl!, { offline: true });
   await app.init();
