@@ -20,6 +20,7 @@ import { SettlementModule } from './settlement';
 import { StandingsModule } from './standings';
 import { SessionTablesModule, TablesModule } from './tables';
 import { TeamEventsModule } from './team-events';
+import { WebhooksModule } from './webhooks';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -59,6 +60,7 @@ export class AppModule {
         SessionTablesModule,
         TeamEventsModule,
         StandingsModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
