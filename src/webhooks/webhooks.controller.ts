@@ -13,7 +13,7 @@ const WebhookPage = PageOf(WebhookDto);
 const DeliveryAttemptPage = PageOf(DeliveryAttemptDto);
 
 const URL_422 =
-  'The URL is on, or its host resolves to, a loopback, private, link-local, CGNAT, unique-local, unspecified, multicast or reserved address, and the service runs without WEBHOOK_ALLOW_PRIVATE (WEBHOOK_URL_PRIVATE); or its host name does not resolve (WEBHOOK_URL_UNRESOLVABLE).';
+  'The URL is on, or its host resolves to, a loopback, private, link-local, CGNAT, unique-local, unspecified, multicast or reserved address, and the service does not allow private targets (WEBHOOK_URL_PRIVATE); or its host name does not resolve (WEBHOOK_URL_UNRESOLVABLE).';
 
 const DELIVERY =
   'Each event is POSTed as JSON `{ id, type, occurredAt, sessionId, subject, data }` with the Standard Webhooks headers `webhook-id` (the event id), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `<id>.<timestamp>.<body>` under the secret), and `webhook-attempt` (1 for the first). Any 2xx is delivered; anything else, no answer within 10 s or a refused connection is tried again with exponential backoff (the first retry within 10 s, 8 attempts over about 27 h) while the subscription is enabled; 410 Gone disables it. At least once, in the order of the log per subscription as far as retries allow.';
