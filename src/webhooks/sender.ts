@@ -164,7 +164,7 @@ function postOnce(url: URL, address: string, req: SendRequest, leftMs: number, t
       });
       res.on('end', report);
       res.on('error', report);
-      res.on('aborted', report);
+      res.on('close', report);
     };
     request.on('error', (e: NodeJS.ErrnoException) => {
       const code = e.code ?? '';

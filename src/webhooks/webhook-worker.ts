@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { StatementFailed } from '../common/db-failures';
 import { uuid7 } from '../common/uuid';
 import type { AppConfig } from '../config';
 import { CONFIG } from '../config.provider';
@@ -20,6 +21,8 @@ export const LEASE_SECONDS = 30;
 const SUBSCRIPTIONS_PER_ROUND = 8;
 /** Attempts a claim sends for one subscription before it lets others have a turn. */
 const ATTEMPTS_PER_CLAIM = 50;
+/** SQLSTATE of a foreign key violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
 /** On shutdown, attempts in flight get this long to finish; then they are abandoned. */
 const STOP_GRACE_MS = 3000;
 
@@ -175,8 +178,15 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
       error: result.error,
       at,
     };
-    const recorded = await this.hooks.record(this.db.once, a, d, this.outcome(result, d));
-    if (!recorded) this.log.debug(`attempt ${d.attempt} of ${d.eventId} to webhook ${webhookId} was overtaken by a later one`);
+    let recorded: boolean;
+    try {
+      recorded = await this.hooks.record(this.db.once, a, d, this.outcome(result, d));
+    } catch (e) {
+      // The subscription was deleted while its attempt was in flight: nothing is left to record it on.
+      if (e instanceof StatementFailed && e.driverError.code === FOREIGN_KEY_VIOLATION) return;
+      throw e;
+    }
+    if (!recorded) this.log.debug(`attempt ${d.attempt} of ${d.eventId} to webhook ${webhookId} was overtaken by a later one, or its subscription deleted`);
   }
 
   private async send(clubId: string, webhookId: string, d: ClaimedDelivery, at: Date): Promise<SendResult> {
