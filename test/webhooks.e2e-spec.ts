@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { encodeEventId } from '../src/outbox/event-id';
@@ -321,6 +322,27 @@ describe('webhook delivery', () => {
     await t.http().patch(`/v1/players/${player.id}`).set(bearer(owner)).send({ nickname: 'Annie' }).expect(200);
     await sleep(800);
     expect(receiver.at('/flaky')).toHaveLength(3);
+  });
+
+  it('sends a subscription its events in the order of the log, even when the earlier one commits last', async () => {
+    await subscribe('/ordered', { types: ['player.created'] });
+    const clubId = (await t.http().get('/v1/club').set(bearer(owner))).body.id as string;
+    // A transaction writes an event (so takes its place in the log first) and stays open.
+    const slow = new Client({ connectionString: t.dbUrl });
+    await slow.connect();
+    try {
+      await slow.query('BEGIN');
+      await slow.query(`INSERT INTO events (club_id, type, session_id, subject_kind, subject_id, data) VALUES ($1, 'player.created', NULL, 'player', 'early', '{"name":"Early"}')`, [clubId]);
+      const later = await newPlayer('Later');
+      await sleep(1000);
+      // The later event is committed, but the earlier place is still open: nothing is sent yet.
+      expect(receiver.at('/ordered')).toEqual([]);
+      await slow.query('COMMIT');
+      await until('both events', () => receiver.at('/ordered').length >= 2);
+      expect(receiver.at('/ordered').map((r) => r.json.subject.id)).toEqual(['early', later.id]);
+    } finally {
+      await slow.end();
+    }
   });
 
   it('pages the delivery log newest first', async () => {

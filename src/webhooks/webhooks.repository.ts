@@ -126,7 +126,9 @@ const DUE = `d.state = 'pending' AND d.next_attempt_at <= now() AND (d.lease_unt
 /**
  * Claims up to $3 enabled subscriptions with due deliveries that no worker holds, for
  * claim $1, for $2 seconds; the one served longest ago first. One statement (its own
- * short transaction); SKIP LOCKED lets instances claim side by side.
+ * short transaction); SKIP LOCKED lets instances claim side by side. NO KEY UPDATE: a
+ * command queuing a delivery holds the subscription row FOR KEY SHARE (the foreign key)
+ * until it commits, and neither waits for the other.
  */
 const CLAIM_SUBSCRIPTIONS = `
 UPDATE webhooks w SET lease_until = now() + make_interval(secs => $2), lease_owner = $1
@@ -136,7 +138,7 @@ UPDATE webhooks w SET lease_until = now() + make_interval(secs => $2), lease_own
       AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.club_id = c.club_id AND d.webhook_id = c.id AND ${DUE})
     ORDER BY c.lease_until NULLS FIRST, c.club_id, c.id
     LIMIT $3
-    FOR UPDATE SKIP LOCKED)
+    FOR NO KEY UPDATE SKIP LOCKED)
 RETURNING w.club_id, w.id`;
 
 /**
@@ -157,7 +159,7 @@ WITH sub AS (
    WHERE ${DUE}
    ORDER BY d.event_tx, d.event_seq
    LIMIT 1
-   FOR UPDATE OF d SKIP LOCKED
+   FOR NO KEY UPDATE OF d SKIP LOCKED
 ), claimed AS (
   UPDATE webhook_deliveries d SET attempts = d.attempts + 1, lease_until = now() + make_interval(secs => $4)
     FROM next
