@@ -503,6 +503,72 @@ describe('webhook delivery across crashes and instances', () => {
     }
   });
 
+  it('stops within a few seconds while a receiver hangs; the next instance retries the abandoned attempt and purges what is past 30 days', async () => {
+    const t = await startApp({ WEBHOOK_ALLOW_PRIVATE: 'true', ...FAST });
+    let other: RunningApp | null = null;
+    try {
+      const { owner, clubId } = await newClub(t, 'Hanging club');
+      const hook = (
+        await t
+          .http()
+          .post('/v1/webhooks')
+          .set(bearer(owner))
+          .send({ url: `${receiver.base}/hang`, types: ['player.created'] })
+      ).body;
+      // The first attempt is never answered; the next ones are.
+      receiver.expect('/hang', hook.secret, (_r, n) => (n === 1 ? 0 : 200));
+      await t.http().post('/v1/players').set(bearer(owner)).send({ name: 'Fay' }).expect(201);
+      await until('the hanging attempt', () => receiver.at('/hang').length === 1);
+      const started = Date.now();
+      expect(await t.app.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - started).toBeLessThan(8000);
+      const [abandoned] = await t.sql<{ attempt: number; status: string; error: string; next_attempt_at: Date | null }>(
+        'SELECT attempt, status, error, next_attempt_at FROM webhook_attempts WHERE webhook_id = $1',
+        [hook.id],
+      );
+      expect(abandoned).toMatchObject({ attempt: 1, status: 'failed', error: 'abandoned: the instance stopped before the answer came', next_attempt_at: expect.any(Date) });
+      expect(await t.sql('SELECT state, attempts, lease_until FROM webhook_deliveries WHERE webhook_id = $1', [hook.id])).toEqual([{ state: 'pending', attempts: 1, lease_until: null }]);
+
+      // Records past keeping: an event of 31 days ago, and a delivery and an attempt as old.
+      await t.sql(
+        `INSERT INTO events (club_id, type, occurred_at, subject_kind, subject_id, data) VALUES ('0190a0a0-0000-7000-8000-0000000000aa', 'player.created', now() - interval '31 days', 'player', 'old', '{}')`,
+      );
+      await t.sql(`INSERT INTO webhook_deliveries (club_id, webhook_id, event_tx, event_seq, state, created_at) VALUES ($1, $2, 1, 1, 'delivered', now() - interval '31 days')`, [
+        clubId,
+        hook.id,
+      ]);
+      await t.sql(`INSERT INTO webhook_attempts (club_id, webhook_id, id, event_id, attempt, status, at) VALUES ($1, $2, $3, 'old', 1, 'delivered', now() - interval '31 days')`, [
+        clubId,
+        hook.id,
+        '0190a0a0-0000-7000-8000-0000000000ab',
+      ]);
+
+      other = await anotherInstance(t, { WEBHOOK_ALLOW_PRIVATE: 'true', ...FAST });
+      await until('the retry', () => receiver.at('/hang').length === 2);
+      expect(receiver.at('/hang').map((r) => [r.attempt, r.status, r.verified])).toEqual([
+        [1, 0, true],
+        [2, 200, true],
+      ]);
+      const old = async () =>
+        (
+          await t.sql<{ n: number }>(
+            `SELECT (SELECT count(*) FROM events WHERE subject_id = 'old') + (SELECT count(*) FROM webhook_deliveries WHERE event_tx = 1) + (SELECT count(*) FROM webhook_attempts WHERE event_id = 'old') AS n`,
+          )
+        )[0].n;
+      await until('the purge', async () => Number(await old()) === 0);
+      // What is recent stays.
+      expect(await t.sql(`SELECT count(*)::int AS n FROM events WHERE type = 'player.created'`)).toEqual([{ n: 1 }]);
+      const log = (await request(other.url).get(`/v1/webhooks/${hook.id}/deliveries`).set(bearer(owner))).body.items as Array<Record<string, unknown>>;
+      expect(log.map((a) => [a.attempt, a.status])).toEqual([
+        [2, 'delivered'],
+        [1, 'failed'],
+      ]);
+    } finally {
+      await other?.stop();
+      await t.close();
+    }
+  });
+
   it('two instances on one database deliver every event of ~50 to three subscriptions, in order, no attempt sent twice', async () => {
     const env = { WEBHOOK_ALLOW_PRIVATE: 'true', ...FAST };
     const t = await startApp(env);

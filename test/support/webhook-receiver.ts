@@ -17,7 +17,7 @@ export interface Received {
   status: number;
 }
 
-/** How a path answers: the status for this request (its number among the path's requests, from 1). */
+/** How a path answers: the status for this request (its number among the path's requests, from 1); 0 for none. */
 export type Answer = (r: Omit<Received, 'status'>, n: number) => number;
 
 /**
@@ -59,6 +59,8 @@ export async function startReceiver() {
       };
       const status = (answers.get(path) ?? (() => 200))(r, n);
       received.push({ ...r, status });
+      // 0: no answer at all (the connection stays open until the receiver closes).
+      if (status === 0) return;
       res.writeHead(status, { 'content-type': 'text/plain' });
       res.end(status >= 300 ? `refused by the test receiver (${status})` : 'ok');
     });
