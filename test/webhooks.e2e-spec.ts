@@ -345,6 +345,18 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('lets a receiver that does not answer hold up only its own subscription', async () => {
+    await subscribe('/stuck', { types: ['player.created'] }, () => 0);
+    await subscribe('/lively', { types: ['player.created'] });
+    const first = await newPlayer('Stuck 1');
+    await until('the first event at both', () => receiver.at('/stuck').length === 1 && receiver.at('/lively').length === 1);
+    // While /stuck waits for its answer (up to 10 s), /lively gets the next event at once.
+    const second = await newPlayer('Stuck 2');
+    await until('the second event', () => receiver.at('/lively').length === 2, 3000);
+    expect(receiver.at('/lively').map((r) => r.json.subject.id)).toEqual([first.id, second.id]);
+    expect(receiver.at('/stuck')).toHaveLength(1);
+  });
+
   it('pages the delivery log newest first', async () => {
     const hook = await subscribe('/pages', { types: ['player.created'] });
     for (const name of ['P1', 'P2', 'P3']) await newPlayer(name);

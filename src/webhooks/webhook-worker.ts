@@ -18,9 +18,10 @@ import { ClaimedDelivery, NewAttempt, Outcome, WebhooksRepository } from './webh
  */
 export const LEASE_SECONDS = 30;
 /** Subscriptions one instance serves at once (each one attempt at a time). */
-const SUBSCRIPTIONS_PER_ROUND = 8;
-/** Attempts a claim sends for one subscription before it lets others have a turn. */
+const MAX_SERVING = 8;
+/** A claim lets others have a turn after this many attempts or this long, whichever comes first. */
 const ATTEMPTS_PER_CLAIM = 50;
+const TURN_MS = 60_000;
 /** SQLSTATE of a foreign key violation. */
 const FOREIGN_KEY_VIOLATION = '23503';
 /** On shutdown, attempts in flight get this long to finish; then they are abandoned. */
@@ -29,14 +30,16 @@ const STOP_GRACE_MS = 3000;
 /**
  * The webhook delivery worker, in every instance (WEBHOOK_WORKER=off: none here).
  *
- * A round: claim subscriptions with due deliveries (one statement, FOR UPDATE SKIP
- * LOCKED, a lease of LEASE_SECONDS on each), then for each, one attempt at a time,
- * oldest event first: claim the next due delivery (one statement: the subscription's
- * lease renewed, the attempt number raised, the delivery leased), send it outside any
- * transaction, and record the outcome (one statement: the log's row, the delivery's
- * state and next attempt, the subscription disabled on 410). No transaction stays open
- * during an HTTP call: an open transaction with an xid would hold back every event
- * reader's horizon.
+ * Every poll (WEBHOOK_POLL_MS, or at once on a notice) it claims subscriptions with due
+ * deliveries for its free slots (one statement, FOR NO KEY UPDATE SKIP LOCKED, a lease of
+ * LEASE_SECONDS on each). Each claimed subscription is then served on its own, one
+ * attempt at a time, oldest event first: claim the next due delivery (one statement: the
+ * subscription's lease renewed, the attempt number raised, the delivery leased), send it
+ * outside any transaction, and record the outcome (one statement: the log's row, the
+ * delivery's state and next attempt, the subscription disabled on 410); after a turn
+ * (ATTEMPTS_PER_CLAIM or TURN_MS) the subscription is let go, to the back of the queue.
+ * A slow receiver thus holds one slot, never the others. No transaction stays open during
+ * an HTTP call: an open transaction with an xid would hold back every event reader's horizon.
  *
  * Safe across instances and crashes: a subscription is served by one claim at a time,
  * and an attempt's number is taken when it is claimed, so no number is ever sent twice.
@@ -53,8 +56,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('Webhooks');
   private readonly schedule: readonly number[];
   private readonly stopSends = new AbortController();
+  private readonly serving = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private round: Promise<void> | null = null;
+  private polling: Promise<void> | null = null;
   private wakeUp = false;
   private stopping = false;
   private failing = false;
@@ -73,11 +77,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Looks for due deliveries now instead of at the next poll: call it on a `bg_events`
-   * notice (an event was committed). A round under way runs once more when it ends.
+   * notice (an event was committed). A poll under way runs once more when it ends.
    */
   onEventsNotice(): void {
     if (this.stopping || !this.config.webhookWorker) return;
-    if (this.round) this.wakeUp = true;
+    if (this.polling) this.wakeUp = true;
     else this.later(0);
   }
 
@@ -86,13 +90,13 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const round = this.round;
-    if (!round) return;
+    const busy = () => Promise.allSettled([this.polling, ...this.serving]);
+    if (!this.polling && this.serving.size === 0) return;
     const grace = new Promise<'late'>((r) => setTimeout(() => r('late'), STOP_GRACE_MS).unref());
-    if ((await Promise.race([round.then(() => 'done' as const), grace])) === 'late') {
+    if ((await Promise.race([busy().then(() => 'done' as const), grace])) === 'late') {
       this.stopSends.abort();
       // The abandoned attempts are recorded (failed, tried again later) before the pool closes.
-      await Promise.race([round, new Promise((r) => setTimeout(r, 2000).unref())]);
+      await Promise.race([busy(), new Promise((r) => setTimeout(r, 2000).unref())]);
     }
   }
 
@@ -101,42 +105,57 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.round = this.runRound().finally(() => (this.round = null));
+      this.polling = this.poll().finally(() => (this.polling = null));
     }, ms);
   }
 
-  private async runRound(): Promise<void> {
-    let more = false;
+  private async poll(): Promise<void> {
     try {
-      more = await this.deliverDue();
-      if (this.failing) this.log.log('webhook deliveries resumed');
-      this.failing = false;
+      await this.claimDue();
+      this.healthy();
     } catch (e) {
-      // The database is away, most likely: the next poll tries again.
-      if (!this.failing) this.log.warn(`webhook deliveries paused: ${(e as Error).message}`);
-      this.failing = true;
+      this.failed(e);
     }
-    const again = more || this.wakeUp;
+    const again = this.wakeUp;
     this.wakeUp = false;
     this.later(again ? 0 : this.config.webhookPollMs);
   }
 
-  /** One round; answers whether there may be more to send at once. */
-  async deliverDue(): Promise<boolean> {
+  /** Claims subscriptions with due deliveries for the free slots, and starts serving each. */
+  private async claimDue(): Promise<void> {
+    const free = MAX_SERVING - this.serving.size;
+    if (free <= 0 || this.stopping) return;
     const claim = randomUUID();
-    const subs = await this.hooks.claimSubscriptions(this.db.once, claim, LEASE_SECONDS, SUBSCRIPTIONS_PER_ROUND);
-    if (subs.length === 0) return false;
-    // Every subscription's turn ends (and lets go of its lease) before the round does.
-    const served = await Promise.allSettled(subs.map((s) => this.serve(s.clubId, s.id, claim)));
-    const failure = served.find((r) => r.status === 'rejected');
-    if (failure) throw failure.reason;
-    return subs.length === SUBSCRIPTIONS_PER_ROUND || served.some((r) => r.status === 'fulfilled' && r.value);
+    const subs = await this.hooks.claimSubscriptions(this.db.once, claim, LEASE_SECONDS, free);
+    for (const s of subs) {
+      const turn: Promise<void> = this.serve(s.clubId, s.id, claim)
+        .then((more) => {
+          this.healthy();
+          // A turn that ended with more to send, or a slot freed while others may wait: look again now.
+          if (more || subs.length === free) this.onEventsNotice();
+        })
+        .catch((e: unknown) => this.failed(e))
+        .finally(() => this.serving.delete(turn));
+      this.serving.add(turn);
+    }
   }
 
-  /** Sends one subscription's due deliveries, one at a time; answers whether some may be left. */
+  private healthy(): void {
+    if (this.failing) this.log.log('webhook deliveries resumed');
+    this.failing = false;
+  }
+
+  private failed(e: unknown): void {
+    // The database is away, most likely: the next poll tries again.
+    if (!this.failing) this.log.warn(`webhook deliveries paused: ${(e as Error).message}`);
+    this.failing = true;
+  }
+
+  /** One turn of a subscription: its due deliveries, one at a time; answers whether some may be left. */
   private async serve(clubId: string, webhookId: string, claim: string): Promise<boolean> {
+    const ends = Date.now() + TURN_MS;
     try {
-      for (let sent = 0; sent < ATTEMPTS_PER_CLAIM; sent++) {
+      for (let sent = 0; sent < ATTEMPTS_PER_CLAIM && Date.now() < ends; sent++) {
         if (this.stopping) return false;
         const next = await this.hooks.claimNext(this.db.once, clubId, webhookId, claim, LEASE_SECONDS);
         if (next === null || next.delivery === null) return false;
