@@ -179,11 +179,12 @@ describe('webhook subscriptions', () => {
     const answers = await Promise.all([
       t.http().get(`/v1/webhooks/${id}`).set(h),
       t.http().patch(`/v1/webhooks/${id}`).set(h).send({ enabled: false }),
+      t.http().patch(`/v1/webhooks/${id}`).set(h).send({ url: 'http://127.0.0.1/' }),
       t.http().delete(`/v1/webhooks/${id}`).set(h),
       t.http().get(`/v1/webhooks/${id}/deliveries`).set(h),
       t.http().post(`/v1/webhooks/${id}/test`).set(h),
     ]);
-    expect(answers.map((a) => [a.status, a.body.code])).toEqual(Array(5).fill([404, 'NOT_FOUND']));
+    expect(answers.map((a) => [a.status, a.body.code])).toEqual(Array(6).fill([404, 'NOT_FOUND']));
     expect((await t.http().get('/v1/webhooks').set(h)).body.items).toEqual([]);
     // Still there, unchanged, for its own club.
     expect((await t.http().get(`/v1/webhooks/${id}`).set(bearer(owner))).body).toMatchObject({ enabled: true, version: 1 });

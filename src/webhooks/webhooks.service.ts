@@ -104,7 +104,11 @@ export class WebhooksService {
   }
 
   async update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateWebhookDto): Promise<WebhookDto | Replayed> {
-    if (dto.url !== undefined) await this.checkAddress(dto.url);
+    if (dto.url !== undefined) {
+      // Another club's or no subscription is 404 whatever the URL; the name is looked up outside the transaction.
+      await this.find(auth, id);
+      await this.checkAddress(dto.url);
+    }
     return this.commands.run(cmd, 200, async (tx) => {
       const w = await this.hooks.lock(tx, auth.clubId, id);
       if (!w) throw notFound('Webhook');
