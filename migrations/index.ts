@@ -12,6 +12,7 @@ import { AuthRateCounters1765163473000 } from './1765163473000-AuthRateCounters'
 import { AppRole1796169600000 } from './1796169600000-AppRole';
 import { GuardConflicts1796256000000 } from './1796256000000-GuardConflicts';
 import { Events1796342400000 } from './1796342400000-Events';
+import { WebhookLeases1796432400000 } from './1796432400000-WebhookLeases';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   AppRole1796169600000,
   GuardConflicts1796256000000,
   Events1796342400000,
+  WebhookLeases1796432400000,
 ];

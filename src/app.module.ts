@@ -21,6 +21,7 @@ import { SettlementModule } from './settlement';
 import { StandingsModule } from './standings';
 import { SessionTablesModule, TablesModule } from './tables';
 import { TeamEventsModule } from './team-events';
+import { WebhooksModule } from './webhooks';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -61,6 +62,7 @@ export class AppModule {
         TeamEventsModule,
         StandingsModule,
         EventsModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -63,6 +63,24 @@ export interface AppConfig {
   eventsMaxStreams: number;
   /** Open event streams per club on one instance; past it, 429. */
   eventsMaxStreamsPerClub: number;
+  /**
+   * Webhook URLs on loopback, private, link-local, CGNAT, unique-local or unspecified
+   * addresses are accepted (a receiver on the same network, tests); off by default.
+   */
+  webhookAllowPrivate: boolean;
+  /** The key (32 bytes) webhook signing secrets are sealed with in the database (AES-256-GCM). */
+  webhookSecretKey: Buffer;
+  /**
+   * Where that key comes from: WEBHOOK_SECRET_KEY (`env`), the file kept beside the
+   * operator token on the embedded default (`file`), or derived from ADMIN_TOKEN (`admin-token`).
+   */
+  webhookSecretKeySource: 'env' | 'file' | 'admin-token';
+  /** Run the webhook delivery worker in this instance (WEBHOOK_WORKER=on, the default). */
+  webhookWorker: boolean;
+  /** How often the worker looks for due deliveries, in milliseconds. */
+  webhookPollMs: number;
+  /** The waits before each retry, in seconds (WEBHOOK_RETRY_SCHEDULE); null: the default schedule. */
+  webhookRetrySchedule: number[] | null;
 }
 
 export class ConfigError extends Error {
@@ -180,7 +198,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     }
   }
 
-  if (problems.length > 0) throw new ConfigError(problems);
+  const webhooks = webhookSettings(env, databaseUrl, dataDir, adminToken, problems);
+
+  if (problems.length > 0 || webhooks === null) throw new ConfigError(problems);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -211,5 +231,77 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsStreamBufferBytes,
     eventsMaxStreams,
     eventsMaxStreamsPerClub,
+    ...webhooks,
+  };
+}
+
+type WebhookSettings = Pick<AppConfig, 'webhookAllowPrivate' | 'webhookSecretKey' | 'webhookSecretKeySource' | 'webhookWorker' | 'webhookPollMs' | 'webhookRetrySchedule'>;
+
+/** The HKDF parameters of the key derived from ADMIN_TOKEN (changing them makes every stored secret unreadable). */
+const WEBHOOK_KEY_SALT = 'bgclub webhook secrets';
+const WEBHOOK_KEY_INFO = 'webhook secret sealing key v1';
+
+/**
+ * The webhook settings. The sealing key: WEBHOOK_SECRET_KEY (base64 of 32 bytes); else,
+ * on the embedded default, one generated once and kept in `DATA_DIR/webhook-secret-key`
+ * (like the operator token); else (DATABASE_URL) one derived from ADMIN_TOKEN with HKDF,
+ * so it stays the same only as long as ADMIN_TOKEN does. null when a value is bad (in `problems`).
+ */
+function webhookSettings(env: NodeJS.ProcessEnv, databaseUrl: string | null, dataDir: string, adminToken: string, problems: string[]): WebhookSettings | null {
+  const bad = problems.length;
+  const allowPrivate = (env.WEBHOOK_ALLOW_PRIVATE ?? '').toLowerCase();
+  if (!['', 'true', 'false', '1', '0'].includes(allowPrivate)) problems.push(`WEBHOOK_ALLOW_PRIVATE must be true or false (got "${env.WEBHOOK_ALLOW_PRIVATE}")`);
+  const worker = (env.WEBHOOK_WORKER ?? '').toLowerCase();
+  if (!['', 'on', 'off'].includes(worker)) problems.push(`WEBHOOK_WORKER must be on or off (got "${env.WEBHOOK_WORKER}")`);
+  const pollMs = intVar(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000, problems);
+
+  let schedule: number[] | null = null;
+  const rawSchedule = env.WEBHOOK_RETRY_SCHEDULE ?? '';
+  if (rawSchedule !== '') {
+    const parts = rawSchedule.split(',').map((p) => p.trim());
+    if (parts.length > 30 || !parts.every((p) => /^\d{1,7}$/.test(p) && Number(p) >= 1 && Number(p) <= 7 * 86_400)) {
+      problems.push(`WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of at most 30 waits in whole seconds, each from 1 to 604800 (got "${rawSchedule}")`);
+    } else {
+      schedule = parts.map(Number);
+    }
+  }
+
+  let key: Buffer | null = null;
+  let source: WebhookSettings['webhookSecretKeySource'] = 'env';
+  const rawKey = env.WEBHOOK_SECRET_KEY ?? '';
+  if (rawKey !== '') {
+    const decoded = Buffer.from(rawKey, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(rawKey) || decoded.length !== 32) {
+      problems.push('WEBHOOK_SECRET_KEY must be the base64 of 32 bytes (e.g. `openssl rand -base64 32`)');
+    } else {
+      key = decoded;
+    }
+  } else if (databaseUrl === null) {
+    source = 'file';
+    if (problems.length === 0) {
+      const file = join(dataDir, 'webhook-secret-key');
+      if (existsSync(file)) {
+        const kept = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+        if (kept.length === 32) key = kept;
+        else problems.push(`${file} must hold the base64 of 32 bytes; restore it (the webhook secrets are sealed with it)`);
+      } else {
+        mkdirSync(dataDir, { recursive: true });
+        key = randomBytes(32);
+        writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
+      }
+    }
+  } else if (adminToken !== '') {
+    source = 'admin-token';
+    key = Buffer.from(hkdfSync('sha256', adminToken, WEBHOOK_KEY_SALT, WEBHOOK_KEY_INFO, 32));
+  }
+
+  if (problems.length > bad || key === null) return null;
+  return {
+    webhookAllowPrivate: allowPrivate === 'true' || allowPrivate === '1',
+    webhookSecretKey: key,
+    webhookSecretKeySource: source,
+    webhookWorker: worker !== 'off',
+    webhookPollMs: pollMs,
+    webhookRetrySchedule: schedule,
   };
 }

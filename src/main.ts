@@ -7,6 +7,8 @@ import { migrate } from './data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
 import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';
 import { RateLimiter } from './guards';
+import { Outbox } from './outbox/outbox';
+import { WebhooksService } from './webhooks';
 
 /** The embedded server once started: a start that fails after it stops it again. */
 let startedServer: EmbeddedServer | null = null;
@@ -93,10 +95,13 @@ async function main(): Promise<void> {
   console.log(lines.join('\n'));
 
   // Idempotency records are kept for the configured window, then forgotten; so are
-  // rate-limit windows that ended an hour ago.
+  // rate-limit windows that ended an hour ago, and events, webhook deliveries and their
+  // attempts after 30 days.
   const commands = app.get(Commands);
   const limiter = app.get(RateLimiter);
-  const purge = () => Promise.all([commands.purgeIdempotency(config.idempotencyTtlHours), limiter.purge()]).catch(() => undefined);
+  const outbox = app.get(Outbox);
+  const webhooks = app.get(WebhooksService);
+  const purge = () => Promise.all([commands.purgeIdempotency(config.idempotencyTtlHours), limiter.purge(), outbox.purge(30), webhooks.purge(30)]).catch(() => undefined);
   void purge();
   setInterval(() => void purge(), 15 * 60 * 1000).unref();
 }

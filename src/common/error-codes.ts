@@ -29,6 +29,12 @@ export enum ErrorCode {
   REFERENCE_NOT_FOUND = 'REFERENCE_NOT_FOUND',
   LAST_OWNER_KEY = 'LAST_OWNER_KEY',
   EXPORT_NOT_POSSIBLE = 'EXPORT_NOT_POSSIBLE',
+  /** A webhook URL on (or resolving to) a loopback, private, link-local… address, without WEBHOOK_ALLOW_PRIVATE. */
+  WEBHOOK_URL_PRIVATE = 'WEBHOOK_URL_PRIVATE',
+  /** A webhook URL whose host name does not resolve (so its address cannot be checked). */
+  WEBHOOK_URL_UNRESOLVABLE = 'WEBHOOK_URL_UNRESOLVABLE',
+  /** The club has as many webhook subscriptions as it may. */
+  WEBHOOK_LIMIT_REACHED = 'WEBHOOK_LIMIT_REACHED',
   RATE_LIMITED = 'RATE_LIMITED',
   /** The club has as many live event streams open on this instance as it may. */
   TOO_MANY_STREAMS = 'TOO_MANY_STREAMS',
@@ -82,6 +88,9 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.REFERENCE_NOT_FOUND:
     case ErrorCode.LAST_OWNER_KEY:
     case ErrorCode.EXPORT_NOT_POSSIBLE:
+    case ErrorCode.WEBHOOK_URL_PRIVATE:
+    case ErrorCode.WEBHOOK_URL_UNRESOLVABLE:
+    case ErrorCode.WEBHOOK_LIMIT_REACHED:
       return 422;
     case ErrorCode.RATE_LIMITED:
     case ErrorCode.TOO_MANY_STREAMS:

@@ -183,6 +183,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addTag('Money games', 'Two-player money play at a stake per point (R4).')
     .addTag('Chouettes', 'The box against a team, per-member or single cubes, rotation, joining and leaving (R5).')
     .addTag('Events', 'Every change as an event: pages of the log, and a live stream of server-sent events.')
+    .addTag('Webhooks', "The club's events POSTed to owners' URLs, signed (Standard Webhooks), retried, and logged.")
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…) or, for POST /v1/clubs, the operator token.' }, 'bearer')
     .build();
   const doc = SwaggerModule.createDocument(app, config, {

@@ -39,6 +39,13 @@ async function main(): Promise<void> {
     eventsStreamBufferBytes: 1024 * 1024,
     eventsMaxStreams: 1000,
     eventsMaxStreamsPerClub: 100,
+    webhookAllowPrivate: false,
+    webhookSecretKey: Buffer.alloc(32),
+    webhookSecretKeySource: 'env',
+    // No database: nothing to deliver.
+    webhookWorker: false,
+    webhookPollMs: 1000,
+    webhookRetrySchedule: null,
   };
   const app = await createApp(config, config.databaseUrl!, { offline: true });
   await app.init();

@@ -65,6 +65,10 @@ export class WebhookEntity {
   @Column({ name: 'lease_until', type: 'timestamptz', nullable: true })
   leaseUntil: Date | null;
 
+  /** The worker's claim holding the lease (lease_until): only it renews or releases it. */
+  @Column({ name: 'lease_owner', type: 'uuid', nullable: true })
+  leaseOwner: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

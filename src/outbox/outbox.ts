@@ -50,6 +50,23 @@ export class Outbox {
     if (!this.sending) void this.flush();
   }
 
+  /**
+   * Forgets events older than `days` (the HTTP contract keeps them at least 30 days), a
+   * batch at a time so that no statement runs long; answers how many went.
+   */
+  async purge(days = 30, batch = 5000): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < 1000; i++) {
+      const n = await this.db.once.write({
+        text: 'DELETE FROM events WHERE ctid = ANY (ARRAY(SELECT ctid FROM events WHERE occurred_at < now() - make_interval(days => $2) LIMIT $1))',
+        values: [batch, days],
+      });
+      total += n;
+      if (n < batch) break;
+    }
+    return total;
+  }
+
   private async flush(): Promise<void> {
     this.sending = true;
     try {

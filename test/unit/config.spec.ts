@@ -103,4 +103,43 @@ describe('loadConfig', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234', PORT: '8080' });
     expect(c).toMatchObject({ databaseUrl: 'postgres://postgres@127.0.0.1:5432/club', adminToken: 'operator-token-1234', port: 8080, adminTokenGenerated: false });
   });
+
+  describe('webhooks', () => {
+    const server = { DATABASE_URL: 'postgres://bgclub@127.0.0.1:5432/club', ADMIN_TOKEN: 'operator-token-1234' };
+
+    it('refuses private targets, runs the worker every second and keeps the default retry schedule unless told otherwise', () => {
+      expect(loadConfig(server)).toMatchObject({ webhookAllowPrivate: false, webhookWorker: true, webhookPollMs: 1000, webhookRetrySchedule: null });
+      expect(loadConfig({ ...server, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_WORKER: 'off', WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_SCHEDULE: '1, 2,3' })).toMatchObject({
+        webhookAllowPrivate: true,
+        webhookWorker: false,
+        webhookPollMs: 100,
+        webhookRetrySchedule: [1, 2, 3],
+      });
+      expect(() => loadConfig({ ...server, WEBHOOK_ALLOW_PRIVATE: 'yes', WEBHOOK_WORKER: 'maybe', WEBHOOK_POLL_MS: '10', WEBHOOK_RETRY_SCHEDULE: '1,,2' })).toThrow(
+        /WEBHOOK_ALLOW_PRIVATE must be true or false[\s\S]*WEBHOOK_WORKER must be on or off[\s\S]*WEBHOOK_POLL_MS must be a whole number from 50[\s\S]*WEBHOOK_RETRY_SCHEDULE must be/,
+      );
+    });
+
+    it('takes the sealing key from WEBHOOK_SECRET_KEY (base64 of 32 bytes), else derives it from ADMIN_TOKEN with DATABASE_URL', () => {
+      const key = Buffer.alloc(32, 7);
+      expect(loadConfig({ ...server, WEBHOOK_SECRET_KEY: key.toString('base64') })).toMatchObject({ webhookSecretKey: key, webhookSecretKeySource: 'env' });
+      const derived = loadConfig(server);
+      expect(derived.webhookSecretKeySource).toBe('admin-token');
+      expect(derived.webhookSecretKey).toHaveLength(32);
+      expect(loadConfig(server).webhookSecretKey.equals(derived.webhookSecretKey)).toBe(true);
+      expect(loadConfig({ ...server, ADMIN_TOKEN: 'another-operator-token' }).webhookSecretKey.equals(derived.webhookSecretKey)).toBe(false);
+      for (const bad of ['short', Buffer.alloc(31).toString('base64'), `${key.toString('base64')}!`]) {
+        expect(() => loadConfig({ ...server, WEBHOOK_SECRET_KEY: bad })).toThrow(/WEBHOOK_SECRET_KEY must be the base64 of 32 bytes/);
+      }
+    });
+
+    it('on the embedded default, generates the sealing key once and keeps it beside the operator token (0600)', () => {
+      const c = loadConfig({ DATA_DIR: dir });
+      const file = join(dir, 'webhook-secret-key');
+      expect(c.webhookSecretKeySource).toBe('file');
+      expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(c.webhookSecretKey)).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(loadConfig({ DATA_DIR: dir }).webhookSecretKey.equals(c.webhookSecretKey)).toBe(true);
+    });
+  });
 });
