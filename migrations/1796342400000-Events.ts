@@ -34,7 +34,7 @@ export class Events1796342400000 implements MigrationInterface {
         session_id uuid NULL,
         subject_kind text NOT NULL,
         subject_id text NOT NULL,
-        data jsonb NOT NULL,
+        data json NOT NULL,
         PRIMARY KEY (club_id, tx, seq)
       )`);
     await q.query(`CREATE INDEX events_session ON events (club_id, session_id, tx, seq) WHERE session_id IS NOT NULL`);
@@ -89,22 +89,24 @@ export class Events1796342400000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX webhook_attempts_at ON webhook_attempts (club_id, webhook_id, at DESC, id DESC)`);
 
-    // Every event is queued for each enabled subscription that wants it, in the event's own transaction.
+    // Every event is queued for each enabled subscription that wants it, in the event's own
+    // transaction: one statement per command (its events come in one INSERT), not one per event.
     await q.query(`
       CREATE FUNCTION bg_queue_webhook_deliveries() RETURNS trigger
       LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO webhook_deliveries (club_id, webhook_id, event_tx, event_seq)
-        SELECT w.club_id, w.id, NEW.tx, NEW.seq
-          FROM webhooks w
-         WHERE w.club_id = NEW.club_id
+        SELECT w.club_id, w.id, e.tx, e.seq
+          FROM new_events e
+          JOIN webhooks w
+            ON w.club_id = e.club_id
            AND w.enabled
-           AND (w.types IS NULL OR NEW.type = ANY (w.types))
-           AND (w.session_id IS NULL OR w.session_id = NEW.session_id);
+           AND (w.types IS NULL OR e.type = ANY (w.types))
+           AND (w.session_id IS NULL OR w.session_id = e.session_id);
         RETURN NULL;
       END
       $$`);
-    await q.query(`CREATE TRIGGER events_queue_webhooks AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION bg_queue_webhook_deliveries()`);
+    await q.query(`CREATE TRIGGER events_queue_webhooks AFTER INSERT ON events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION bg_queue_webhook_deliveries()`);
 
     await q.query(`GRANT SELECT, INSERT, DELETE ON events TO ${APP_GROUP_ROLE}`);
     await q.query(`GRANT USAGE ON SEQUENCE events_seq TO ${APP_GROUP_ROLE}`);

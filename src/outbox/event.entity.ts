@@ -28,7 +28,8 @@ export class EventEntity {
   @Column({ name: 'subject_id', type: 'text' })
   subjectId: string;
 
-  @Column({ type: 'jsonb' })
+  /** As written (json, not jsonb): the log is never searched inside, and json is read back as it was sent. */
+  @Column({ type: 'json' })
   data: unknown;
 }
 

@@ -7,6 +7,9 @@ import { eventsInsert } from './events-insert';
 /** The channel on which an instance says "club X has new events" after its COMMIT. */
 export const EVENTS_CHANNEL = 'bg_events';
 
+/** The shortest time between two notice statements of one instance. */
+const NOTICE_INTERVAL_MS = 50;
+
 /**
  * The event log's write side (a transactional outbox). `emit` queues the event's INSERT
  * with the command's own COMMIT, so an event exists exactly when its change does: a
@@ -44,7 +47,12 @@ export class Outbox {
     tx.afterCommit(`events/${clubId}`, () => this.announce(clubId));
   }
 
-  /** Queues a notice for the club; notices are sent one batch at a time. */
+  /**
+   * Queues a notice for the club. A notice goes at once when none went in the last
+   * NOTICE_INTERVAL_MS; the clubs announced meanwhile go together when it has passed, so
+   * a busy instance sends at most one notice statement per interval (and wakes each
+   * reader at most that often) instead of one per command.
+   */
   announce(clubId: string): void {
     this.pending.add(clubId);
     if (!this.sending) void this.flush();
@@ -79,6 +87,7 @@ export class Outbox {
           // Readers poll too: a lost notice only delays them.
           this.log.debug(`event notice not sent: ${(e as Error).message}`);
         }
+        await new Promise((r) => setTimeout(r, NOTICE_INTERVAL_MS).unref());
       }
     } finally {
       this.sending = false;
