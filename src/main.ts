@@ -90,7 +90,10 @@ async function main(): Promise<void> {
   } else if (config.adminTokenFile !== null) {
     lines.push(`Operator token: kept in ${config.adminTokenFile}`);
   }
-  lines.push(`Backgammon club API listening on http://${shown}:${port}`);
+  // The address bound, as the socket reports it; on every interface, the loopback URL is the one to click.
+  const bound = typeof address === 'object' && address ? address.address : config.host;
+  const everywhere = bound === '0.0.0.0' || bound === '::';
+  lines.push(`Backgammon club API listening on http://${shown}:${port}${everywhere ? ` (bound to ${bound} port ${port}: every interface of this machine)` : ''}`);
   lines.push(`Interactive docs: http://${shown}:${port}/docs   OpenAPI: http://${shown}:${port}/openapi.json`);
   console.log(lines.join('\n'));
 
