@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { decodeEventId, encodeEventId } from '../src/outbox/event-id';
 import { anotherInstance, bearer, newClub, RunningApp, startApp, TestApp } from './support/app';
-import { sleep, waitFor } from './support/concurrency';
+import { EVENT_VISIBLE_WITHIN_MS, sleep, waitFor } from './support/concurrency';
 import { SseClient } from './support/sse';
 
 /**
@@ -57,10 +57,14 @@ describe('GET /v1/events/stream', () => {
   };
   /** Waits until the club's log shows `n` events through GET /v1/events (every older transaction on the server has ended). */
   const readable = (token: string, n: number) =>
-    waitFor(`${n} readable events`, async () => {
-      const items = (await t.http().get('/v1/events').query({ limit: 500 }).set(bearer(token))).body.items as Array<{ id: string }>;
-      return items.length >= n ? items : null;
-    });
+    waitFor(
+      `${n} readable events`,
+      async () => {
+        const items = (await t.http().get('/v1/events').query({ limit: 500 }).set(bearer(token))).body.items as Array<{ id: string }>;
+        return items.length >= n ? items : null;
+      },
+      EVENT_VISIBLE_WITHIN_MS,
+    );
 
   it('serves a stream that resumes on another instance with Last-Event-ID: every event exactly once, in order (8 writers, 200 writes, two instances)', async () => {
     const { owner, clubId } = await newClub(t);

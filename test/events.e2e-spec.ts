@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { encodeEventId } from '../src/outbox/event-id';
 import { pageStatement } from '../src/events/event-sql';
 import { bearer, newClub, startApp, TestApp } from './support/app';
-import { waitFor } from './support/concurrency';
+import { EVENT_VISIBLE_WITHIN_MS, waitFor } from './support/concurrency';
 
 /** GET /v1/events: pages of the club's event log (the HTTP contract, "Events: live updates and webhooks"). */
 describe('GET /v1/events', () => {
@@ -24,7 +24,8 @@ describe('GET /v1/events', () => {
    * Events become readable once every transaction older than theirs has ended, anywhere
    * on the server (other suites run beside this one): wait for them.
    */
-  const visible = (token: string, n: number, after?: string) => waitFor(`${n} readable events`, async () => ((await all(token, after)).length >= n ? all(token, after) : null), 15000);
+  const visible = (token: string, n: number, after?: string) =>
+    waitFor(`${n} readable events`, async () => ((await all(token, after)).length >= n ? all(token, after) : null), EVENT_VISIBLE_WITHIN_MS);
 
   beforeAll(async () => {
     t = await startApp();
@@ -185,7 +186,7 @@ describe('the visibility rule', () => {
 
   it('shows nothing past a transaction still running, then both events in (tx, seq) order once it commits', async () => {
     expect((await t.http().post('/v1/players').set(bearer(owner)).send({ name: 'Before' })).status).toBe(201);
-    const before = await waitFor('the first event', async () => ((await page()).items.length === 1 ? page() : null), 15000);
+    const before = await waitFor('the first event', async () => ((await page()).items.length === 1 ? page() : null), EVENT_VISIBLE_WITHIN_MS);
     const cursor = before.nextCursor!;
 
     // The first transaction takes its id and stays open.
@@ -208,7 +209,7 @@ describe('the visibility rule', () => {
     expect(await page(cursor)).toEqual({ items: [], nextCursor: cursor });
 
     await open.query('COMMIT');
-    const after = await waitFor('both events', async () => ((await page(cursor)).items.length === 2 ? page(cursor) : null), 15000);
+    const after = await waitFor('both events', async () => ((await page(cursor)).items.length === 2 ? page(cursor) : null), EVENT_VISIBLE_WITHIN_MS);
     // By place in the log: First (lower tx) before Second, though its sequence number is higher.
     expect(after.items.map((e) => e.data.name)).toEqual(['First', 'Second']);
     const firstSeq = (await t.sql<{ seq: string }>("SELECT seq::text FROM events WHERE club_id = $1 AND data->>'name' = 'First'", [clubId]))[0].seq;
@@ -217,7 +218,7 @@ describe('the visibility rule', () => {
     expect(after.nextCursor).toBe(after.items[1].id);
     // Resuming after the last one misses nothing and repeats nothing.
     expect((await page(after.nextCursor!)).items).toEqual([]);
-  });
+  }, 150_000);
 
   it('reads a page with an index scan from the position (the primary key, or the session index)', async () => {
     // Enough rows, in enough clubs, that a scan of the table would cost more.

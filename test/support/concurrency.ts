@@ -20,6 +20,14 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `probe` until it answers something truthy; fails with `what` after `timeoutMs`. */
+/**
+ * How long a test waits for an event to show in the log. The log shows an event once every
+ * older transaction of the whole server has ended (the visibility rule), and test files
+ * share a server: another file's transaction held open (a lock test, a migration) can hold
+ * the horizon back for some seconds on a busy machine. Latency, never loss.
+ */
+export const EVENT_VISIBLE_WITHIN_MS = 45_000;
+
 export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 10000, everyMs = 50): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;

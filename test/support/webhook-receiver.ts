@@ -1,3 +1,4 @@
+import { EVENT_VISIBLE_WITHIN_MS } from './concurrency';
 import http, { IncomingHttpHeaders } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -88,7 +89,7 @@ export async function startReceiver() {
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** Waits until `check` answers true (polled every 50 ms), or fails after `timeoutMs` saying what it waited for. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15000): Promise<void> {
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = EVENT_VISIBLE_WITHIN_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
