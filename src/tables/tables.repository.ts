@@ -155,6 +155,17 @@ function currentColumn(kind: TableKind): string {
   return kind === 'chouette' ? `(SELECT row_to_json(g) FROM games g WHERE g.club_id = t.club_id AND g.table_id = t.id AND g.game_no = t.current_game_no)` : `NULL::json`;
 }
 
+/**
+ * What a table's answer reads besides its row, for the row `t` of the statement, each
+ * by its keys (primary keys and table_id indexes, so once per row of a page): viewColumns,
+ * its session's currency and, for a chouette, its game in progress.
+ */
+function answerColumns(kind: TableKind): string {
+  return `${viewColumns(kind, 't.club_id', 't.id')},
+    (SELECT s.currency FROM sessions s WHERE s.club_id = t.club_id AND s.id = t.session_id) AS session_currency,
+    ${currentColumn(kind)} AS current_game`;
+}
+
 /** The columns of viewColumns, checked. */
 const decodeViewColumns: Decoder<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> = (r) => {
   const c = cols(r);
@@ -174,7 +185,7 @@ const decodeViewColumns: Decoder<{ games: GameSummaryDto[]; nets: Map<string, nu
   };
 };
 
-/** A row of findView or listView: the table's columns, viewColumns, its session's currency and currentColumn. */
+/** A row of findView or listView: the table's columns and answerColumns. */
 const withViewOf =
   <K extends TableKind>(kind: K): Decoder<TableWithView<K>> =>
   (r) => {
@@ -312,8 +323,8 @@ export class TablesRepository implements SessionTables {
    */
   async findView<K extends TableKind>(tx: Reads, clubId: string, kind: K, id: string): Promise<TableWithView<K> | null> {
     return tx.maybeOne(
-      `SELECT t.*, ${viewColumns(kind, 't.club_id', 't.id')}, s.currency AS session_currency, ${currentColumn(kind)} AS current_game
-       FROM game_tables t LEFT JOIN sessions s ON s.club_id = t.club_id AND s.id = t.session_id
+      `SELECT t.*, ${answerColumns(kind)}
+       FROM game_tables t
        WHERE t.club_id = $1 AND t.id = $2 AND t.kind = $3`,
       [clubId, id, kind],
       withViewOf(kind),
@@ -329,8 +340,8 @@ export class TablesRepository implements SessionTables {
   listView<K extends TableKind>(tx: Reads, clubId: string, kind: K, f: TableFilter, after: string | null, limit: number): Promise<Array<TableWithView<K>>> {
     const { text, values } = pageSql(clubId, kind, f, after, limit + 1);
     return tx.rows(
-      `SELECT t.*, ${viewColumns(kind, 't.club_id', 't.id')}, s.currency AS session_currency, ${currentColumn(kind)} AS current_game
-       FROM (${text}) t LEFT JOIN sessions s ON s.club_id = t.club_id AND s.id = t.session_id
+      `SELECT t.*, ${answerColumns(kind)}
+       FROM (${text}) t
        ORDER BY t.id`,
       values,
       withViewOf(kind),
