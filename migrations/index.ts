@@ -13,6 +13,7 @@ import { AppRole1796169600000 } from './1796169600000-AppRole';
 import { GuardConflicts1796256000000 } from './1796256000000-GuardConflicts';
 import { Events1796342400000 } from './1796342400000-Events';
 import { WebhookLeases1796432400000 } from './1796432400000-WebhookLeases';
+import { TableListIndexes1796518800000 } from './1796518800000-TableListIndexes';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   GuardConflicts1796256000000,
   Events1796342400000,
   WebhookLeases1796432400000,
+  TableListIndexes1796518800000,
 ];

@@ -9,26 +9,17 @@ import { Db } from '../db/db.service';
 import type { Reads, Tx } from '../db/tx';
 import { ChouetteSeating, joinChouette, leaveChouette, seatedPlayers } from '../domain/chouette';
 import { assertChouetteBetweenGames } from '../domain/table-commands';
-import { LedgerRepository } from '../ledger';
 import { SessionEntity } from '../sessions';
 import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto';
 import { newChouette } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { Outbox } from '../outbox/outbox';
 import { tableEvent } from './table-events';
-import { chouetteView, gameSummary } from './table-views';
+import { chouetteView, TableView } from './table-views';
 import { newTableRow } from './table.entity';
-import { ChouetteTableRow, StoredGame } from './stored-state';
+import { ChouetteTableRow } from './stored-state';
 import { TableListQuery } from './tables.dto';
 import { TablesRepository } from './tables.repository';
-
-/** What a chouette's answer needs from the database. */
-interface ChouetteView {
-  games: StoredGame[];
-  nets: Map<string, number>;
-  players: string[];
-  session: SessionEntity | null;
-}
 
 /** Chouettes (R5): seating, joining and leaving between games; the games go through GamesService. */
 @Injectable()
@@ -37,7 +28,6 @@ export class ChouettesService {
     private readonly db: Db,
     private readonly commands: Commands,
     private readonly tables: TablesRepository,
-    private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
     private readonly outbox: Outbox,
   ) {}
@@ -72,7 +62,7 @@ export class ChouettesService {
       const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
       await assertPlayersInClub(tx, auth.clubId, [dto.playerId]);
       t.state = { ...t.state, seats: joinChouette(t.state.seats, dto.playerId) };
-      await this.tables.addPlayer(tx, auth.clubId, t.id, dto.playerId);
+      await this.tables.addPlayer(tx, t, dto.playerId);
       // What the answer reads (the new player among them), before the table's update, which goes with the COMMIT.
       const view = await this.view(tx, t, session);
       return this.updated(tx, this.tables.save(tx, t), view);
@@ -92,7 +82,7 @@ export class ChouettesService {
   }
 
   /** The chouette as answered after a change of its seats, announced as `table.updated` with the COMMIT. */
-  private updated(tx: Tx, t: ChouetteTableRow, view: ChouetteView): ChouetteDto {
+  private updated(tx: Tx, t: ChouetteTableRow, view: TableView): ChouetteDto {
     const chouette = this.dtoOf(t, view);
     this.outbox.emit(tx, t.clubId, tableEvent('table.updated', t, chouette));
     return chouette;
@@ -106,43 +96,41 @@ export class ChouettesService {
   }
 
   async get(auth: KeyAuth, id: string): Promise<ChouetteDto> {
-    const once = this.db.once;
-    const t = await this.tables.find(once, auth.clubId, 'chouette', id);
-    if (!t) throw notFound('Chouette');
-    return this.dto(once, t, null);
+    const found = await this.tables.findView(this.db.once, auth.clubId, 'chouette', id);
+    if (!found) throw notFound('Chouette');
+    return chouetteView(found.t, found.view, found.current);
   }
 
+  /** A page of chouettes, read in one statement (TablesRepository.listView). */
   async list(auth: KeyAuth, q: TableListQuery): Promise<Page<ChouetteDto>> {
-    const once = this.db.once;
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
-    const rows = await this.tables.list(once, auth.clubId, 'chouette', { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
-    const page = toPage(
+    const rows = await this.tables.listView(this.db.once, auth.clubId, 'chouette', { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
+    return toPage(
       rows,
       limit,
-      (t) => [t.id],
-      (t) => t,
+      ({ t }) => [t.id],
+      ({ t, view, current }) => chouetteView(t, view, current),
     );
-    return { items: await Promise.all(page.items.map((t) => this.dto(once, t, null))), nextCursor: page.nextCursor };
   }
 
   async dto(tx: Reads, t: ChouetteTableRow, session: SessionEntity | null): Promise<ChouetteDto> {
     return this.dtoOf(t, await this.view(tx, t, session));
   }
 
-  /** What a chouette's answer reads: its games, the nets at the table, everyone who sat there, its session. */
-  private async view(tx: Reads, t: ChouetteTableRow, session: SessionEntity | null): Promise<ChouetteView> {
-    const games = await this.tables.games(tx, t.clubId, t.id);
-    const nets = await this.ledger.tableNets(tx, t.clubId, t.id);
-    const players = await this.tables.tablePlayers(tx, t.clubId, t.id);
+  /**
+   * What a chouette's answer reads in a command (TablesRepository.view: its games, the nets
+   * at the table, everyone who sat there) and its session's currency. The commands that
+   * answer a chouette (create, join, leave) run between games: no game in progress.
+   */
+  private async view(tx: Reads, t: ChouetteTableRow, session: SessionEntity | null): Promise<TableView> {
+    const view = await this.tables.view(tx, t);
     const s = session ?? (await this.tables.session(tx, t.clubId, t.sessionId as string));
-    return { games, nets, players, session: s };
+    return { ...view, currency: s?.currency ?? null };
   }
 
   /** The chouette as answered, from what `view` read. */
-  private dtoOf(t: ChouetteTableRow, view: ChouetteView): ChouetteDto {
-    const { games } = view;
-    const current = t.currentGameNo === null ? null : (games.find((g) => g.gameNo === t.currentGameNo) ?? null);
-    return chouetteView(t, { games: games.map(gameSummary), nets: view.nets, players: view.players, currency: view.session?.currency ?? null }, current);
+  private dtoOf(t: ChouetteTableRow, view: TableView): ChouetteDto {
+    return chouetteView(t, view, null);
   }
 }

@@ -60,6 +60,14 @@ export class TablePlayerEntity {
 
   @PrimaryColumn({ name: 'player_id', type: 'uuid' })
   playerId: string;
+
+  /** The table's kind (never changes). */
+  @Column({ type: 'text' })
+  kind: TableKind;
+
+  /** The table's status, kept current with it (TablesRepository.save). */
+  @Column({ type: 'text' })
+  status: 'in-progress' | 'finished';
 }
 
 /** One game of a table: its setup snapshot and its action log (the service works on StoredGame, stored-state.ts). */

@@ -6,6 +6,7 @@ import { minorFromDb } from '../ledger';
 import { decodeSession, SessionEntity, type SessionTables } from '../sessions';
 import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 import type { GameSummaryDto } from './tables.dto';
+import type { TableView } from './table-views';
 
 const TABLE_STATUSES: readonly StoredTable['status'][] = ['in-progress', 'finished'];
 const GAME_STATUSES: readonly StoredGame['status'][] = ['in-progress', 'finished', 'voided', 'abandoned'];
@@ -116,6 +117,124 @@ export interface TableFilter {
   status?: string;
 }
 
+/** A table with what its answer shows besides the row (findView, listView); `current`: a chouette's game in progress. */
+export interface TableWithView<K extends TableKind> {
+  t: TableRowOf<K>;
+  view: TableView;
+  current: StoredGame | null;
+}
+
+/**
+ * The select-list of what a table's answer reads besides its row, for the table whose
+ * keys are the SQL expressions `club` and `id` (parameters, or a row's columns: then the
+ * subqueries run once per row, each by its table's keys): `games` (the summaries, in
+ * order), `nets` (money games and chouettes) and `players` (chouettes).
+ */
+function viewColumns(kind: TableKind, club: string, id: string): string {
+  const games = `(SELECT coalesce(json_agg(json_build_object('game_no', g.game_no, 'status', g.status, 'variant', g.setup->'variant', 'doubling', g.setup->'doubling',
+                   'result', g.result, 'points', g.points, 'winner_side', g.winner_side, 'started_at', g.started_at, 'ended_at', g.ended_at) ORDER BY g.game_no), '[]'::json)
+              FROM games g WHERE g.club_id = ${club} AND g.table_id = ${id})`;
+  const nets =
+    kind === 'match'
+      ? `'{}'::json`
+      : `(SELECT coalesce(json_object_agg(n.party, n.net::text), '{}'::json) FROM (
+           SELECT x.party, sum(x.amount) AS net FROM (
+             SELECT l.to_party AS party, l.amount_minor AS amount FROM ledger_entries l WHERE l.club_id = ${club} AND l.table_id = ${id}
+             UNION ALL
+             SELECT l.from_party, -l.amount_minor FROM ledger_entries l WHERE l.club_id = ${club} AND l.table_id = ${id}
+           ) x GROUP BY x.party) n)`;
+  const players =
+    kind === 'chouette'
+      ? `(SELECT coalesce(json_agg(tp.player_id ORDER BY tp.player_id), '[]'::json) FROM table_players tp WHERE tp.club_id = ${club} AND tp.table_id = ${id})`
+      : `'[]'::json`;
+  return `${games} AS games, ${nets} AS nets, ${players} AS players`;
+}
+
+/** A chouette's game in progress as row_to_json (its seats are shown), for the table `t` of the statement. */
+function currentColumn(kind: TableKind): string {
+  return kind === 'chouette' ? `(SELECT row_to_json(g) FROM games g WHERE g.club_id = t.club_id AND g.table_id = t.id AND g.game_no = t.current_game_no)` : `NULL::json`;
+}
+
+/**
+ * What a table's answer reads besides its row, for the row `t` of the statement, each
+ * by its keys (primary keys and table_id indexes, so once per row of a page): viewColumns,
+ * its session's currency and, for a chouette, its game in progress.
+ */
+function answerColumns(kind: TableKind): string {
+  return `${viewColumns(kind, 't.club_id', 't.id')},
+    (SELECT s.currency FROM sessions s WHERE s.club_id = t.club_id AND s.id = t.session_id) AS session_currency,
+    ${currentColumn(kind)} AS current_game`;
+}
+
+/** The columns of viewColumns, checked. */
+const decodeViewColumns: Decoder<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> = (r) => {
+  const c = cols(r);
+  const games = c.json('games');
+  const byParty = c.json('nets');
+  const who = c.json('players');
+  if (!Array.isArray(games)) throw new RowDecodeError('games', 'json array', games);
+  if (typeof byParty !== 'object' || byParty === null || Array.isArray(byParty)) throw new RowDecodeError('nets', 'json object', byParty);
+  if (!Array.isArray(who) || !who.every((p): p is string => typeof p === 'string')) throw new RowDecodeError('players', 'json array of text', who);
+  return {
+    games: games.map((g) => {
+      if (typeof g !== 'object' || g === null || Array.isArray(g)) throw new RowDecodeError('games', 'rows', g);
+      return decodeSummary(g as Row);
+    }),
+    nets: new Map(Object.entries(byParty as Record<string, unknown>).map(([party, net]) => [party, minorFromDb(net)])),
+    players: who,
+  };
+};
+
+/** A row of findView or listView: the table's columns and answerColumns. */
+const withViewOf =
+  <K extends TableKind>(kind: K): Decoder<TableWithView<K>> =>
+  (r) => {
+    const c = cols(r);
+    const current = c.nested('current_game', decodeStoredGame);
+    return { t: tableOf(kind)(r), view: { ...decodeViewColumns(r), currency: c.textOrNull('session_currency') }, current };
+  };
+
+/**
+ * The status of each table row a command locked (lock, lockForCommand), as read under the
+ * lock: the command changes the row object in place, and save writes the players' copy of
+ * the status only when it differs.
+ */
+const locked = new WeakMap<object, StoredTable['status']>();
+
+function lockedAs<T extends { status: StoredTable['status'] }>(t: T | null): T | null {
+  if (t) locked.set(t, t.status);
+  return t;
+}
+
+/** Below every table id: the cursor of a first page, so that a shape has one SQL text. */
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The page of a list, by the index that bounds it to the page (O(page) under any filter):
+ * one SQL text per shape of the filter. With a session: game_tables_session_ix (the
+ * session's tables). Otherwise with a player: table_players_player_kind_ix, and without a
+ * status the first `limit` of each status, merged. Otherwise game_tables_kind_status_ix
+ * with a status, game_tables_kind_ix without.
+ */
+function pageSql(clubId: string, kind: TableKind, f: TableFilter, after: string | null, limit: number): { text: string; values: unknown[] } {
+  const values: unknown[] = [clubId, kind, after ?? NO_ID, limit];
+  if (f.sessionId) {
+    let where = `club_id = $1 AND session_id = $${values.push(f.sessionId)} AND kind = $2`;
+    if (f.status) where += ` AND status = $${values.push(f.status)}`;
+    if (f.playerId) where += ` AND EXISTS (SELECT 1 FROM table_players tp WHERE tp.club_id = $1 AND tp.table_id = game_tables.id AND tp.player_id = $${values.push(f.playerId)})`;
+    return { text: `SELECT * FROM game_tables WHERE ${where} AND id > $3 ORDER BY id LIMIT $4`, values };
+  }
+  if (f.playerId) {
+    const player = `$${values.push(f.playerId)}`;
+    const ids = (status: string) =>
+      `SELECT table_id FROM table_players WHERE club_id = $1 AND player_id = ${player} AND kind = $2 AND status = ${status} AND table_id > $3 ORDER BY table_id LIMIT $4`;
+    const page = f.status ? ids(`$${values.push(f.status)}`) : `SELECT table_id FROM ((${ids(`'in-progress'`)}) UNION ALL (${ids(`'finished'`)})) u ORDER BY table_id LIMIT $4`;
+    return { text: `SELECT t.* FROM (${page}) p JOIN game_tables t ON t.club_id = $1 AND t.id = p.table_id AND t.kind = $2`, values };
+  }
+  if (f.status) return { text: `SELECT * FROM game_tables WHERE club_id = $1 AND kind = $2 AND status = $${values.push(f.status)} AND id > $3 ORDER BY id LIMIT $4`, values };
+  return { text: `SELECT * FROM game_tables WHERE club_id = $1 AND kind = $2 AND id > $3 ORDER BY id LIMIT $4`, values };
+}
+
 /** SQL of tables, their players and their games. Every statement is scoped by club_id. */
 @Injectable()
 export class TablesRepository implements SessionTables {
@@ -127,14 +246,17 @@ export class TablesRepository implements SessionTables {
       values: [t.clubId, t.id, t.kind, t.sessionId, t.status, t.setup, t.state, t.stakeMinor, t.nextGameNo, t.currentGameNo, t.version, t.createdAt],
     });
     await tx.write({
-      text: `INSERT INTO table_players (club_id, table_id, player_id) SELECT $1::uuid, $2::uuid, unnest($3::uuid[]) ON CONFLICT DO NOTHING`,
-      values: [t.clubId, t.id, playerIds],
+      text: `INSERT INTO table_players (club_id, table_id, player_id, kind, status) SELECT $1::uuid, $2::uuid, unnest($3::uuid[]), $4, $5 ON CONFLICT DO NOTHING`,
+      values: [t.clubId, t.id, playerIds, t.kind, t.status],
     });
   }
 
-  /** A player joins the table, written now. */
-  async addPlayer(tx: Tx, clubId: string, tableId: string, playerId: string): Promise<void> {
-    await tx.write({ text: `INSERT INTO table_players (club_id, table_id, player_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, values: [clubId, tableId, playerId] });
+  /** A player joins the table (locked by the command, as read: its kind and status copied), written now. */
+  async addPlayer(tx: Tx, t: StoredTable, playerId: string): Promise<void> {
+    await tx.write({
+      text: `INSERT INTO table_players (club_id, table_id, player_id, kind, status) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      values: [t.clubId, t.id, playerId, t.kind, locked.get(t) ?? t.status],
+    });
   }
 
   /** Every player who has sat at the table (a chouette keeps those who left). */
@@ -143,8 +265,8 @@ export class TablesRepository implements SessionTables {
   }
 
   /** Locks the table for the command: every change to a table or its games goes through here. */
-  lock<K extends TableKind>(tx: Tx, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
-    return tx.maybeOne(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind], tableOf(kind));
+  async lock<K extends TableKind>(tx: Tx, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
+    return lockedAs(await tx.maybeOne(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind], tableOf(kind)));
   }
 
   /**
@@ -175,6 +297,7 @@ export class TablesRepository implements SessionTables {
     );
     if (!found) return null;
     const t = tableOf(kind)(found.t);
+    lockedAs(t);
     const session = found.s ? decodeSession(found.s) : null;
     let game = found.g ? decodeStoredGame(found.g) : null;
     if (gameNo !== null && !game) game = await this.game(tx, clubId, id, gameNo);
@@ -189,58 +312,44 @@ export class TablesRepository implements SessionTables {
    * chouettes) and everyone who sat there (chouettes). A command reads it before its writes.
    */
   async view(tx: Reads, t: StoredTable): Promise<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> {
-    const nets =
-      t.kind === 'match'
-        ? `'{}'::json`
-        : `(SELECT coalesce(json_object_agg(party, net::text), '{}'::json) FROM (
-             SELECT party, sum(amount) AS net FROM (
-               SELECT to_party AS party, amount_minor AS amount FROM ledger_entries WHERE club_id = $1 AND table_id = $2
-               UNION ALL
-               SELECT from_party, -amount_minor FROM ledger_entries WHERE club_id = $1 AND table_id = $2
-             ) x GROUP BY party) n)`;
-    const players = t.kind === 'chouette' ? `(SELECT coalesce(json_agg(player_id ORDER BY player_id), '[]'::json) FROM table_players WHERE club_id = $1 AND table_id = $2)` : `'[]'::json`;
-    const found = await tx.maybeOne(
-      `SELECT (SELECT coalesce(json_agg(json_build_object('game_no', game_no, 'status', status, 'variant', setup->'variant', 'doubling', setup->'doubling',
-                      'result', result, 'points', points, 'winner_side', winner_side, 'started_at', started_at, 'ended_at', ended_at) ORDER BY game_no), '[]'::json)
-                 FROM games WHERE club_id = $1 AND table_id = $2) AS games,
-              ${nets} AS nets, ${players} AS players`,
-      [t.clubId, t.id],
-      (r) => {
-        const c = cols(r);
-        return { games: c.json('games'), nets: c.json('nets'), players: c.json('players') };
-      },
+    const found = await tx.maybeOne(`SELECT ${viewColumns(t.kind, '$1', '$2')}`, [t.clubId, t.id], decodeViewColumns, { prepare: true });
+    if (!found) throw new RowDecodeError('view', 'row', null);
+    return found;
+  }
+
+  /**
+   * A table as its GET answers it, in one statement: the row, what `view` reads, its
+   * session's currency and, for a chouette, its game in progress (whose seats it shows).
+   */
+  async findView<K extends TableKind>(tx: Reads, clubId: string, kind: K, id: string): Promise<TableWithView<K> | null> {
+    return tx.maybeOne(
+      `SELECT t.*, ${answerColumns(kind)}
+       FROM game_tables t
+       WHERE t.club_id = $1 AND t.id = $2 AND t.kind = $3`,
+      [clubId, id, kind],
+      withViewOf(kind),
       { prepare: true },
     );
-    const games = found?.games;
-    const byParty = found?.nets;
-    const who = found?.players;
-    if (!Array.isArray(games)) throw new RowDecodeError('games', 'json array', games);
-    if (typeof byParty !== 'object' || byParty === null || Array.isArray(byParty)) throw new RowDecodeError('nets', 'json object', byParty);
-    if (!Array.isArray(who) || !who.every((p): p is string => typeof p === 'string')) throw new RowDecodeError('players', 'json array of text', who);
-    return {
-      games: games.map((g) => {
-        if (typeof g !== 'object' || g === null || Array.isArray(g)) throw new RowDecodeError('games', 'rows', g);
-        return decodeSummary(g as Row);
-      }),
-      nets: new Map(Object.entries(byParty as Record<string, unknown>).map(([party, net]) => [party, minorFromDb(net)])),
-      players: who,
-    };
+  }
+
+  /**
+   * A page of a kind's tables (ids after `after`, `limit` + 1 of them) with everything
+   * their answers show, in one statement: the page (see pageSql), then per listed table
+   * what findView reads, each by its table's keys.
+   */
+  listView<K extends TableKind>(tx: Reads, clubId: string, kind: K, f: TableFilter, after: string | null, limit: number): Promise<Array<TableWithView<K>>> {
+    const { text, values } = pageSql(clubId, kind, f, after, limit + 1);
+    return tx.rows(
+      `SELECT t.*, ${answerColumns(kind)}
+       FROM (${text}) t
+       ORDER BY t.id`,
+      values,
+      withViewOf(kind),
+    );
   }
 
   find<K extends TableKind>(tx: Reads, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
     return tx.maybeOne(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3`, [clubId, id, kind], tableOf(kind));
-  }
-
-  list<K extends TableKind>(tx: Reads, clubId: string, kind: K, f: TableFilter, after: string | null, limit: number): Promise<Array<TableRowOf<K>>> {
-    const values: unknown[] = [clubId, kind];
-    let where = 'club_id = $1 AND kind = $2';
-    if (f.sessionId) where += ` AND session_id = $${values.push(f.sessionId)}`;
-    if (f.status) where += ` AND status = $${values.push(f.status)}`;
-    if (f.playerId) {
-      where += ` AND EXISTS (SELECT 1 FROM table_players tp WHERE tp.club_id = game_tables.club_id AND tp.table_id = game_tables.id AND tp.player_id = $${values.push(f.playerId)})`;
-    }
-    if (after) where += ` AND id > $${values.push(after)}`;
-    return tx.rows(`SELECT * FROM game_tables WHERE ${where} ORDER BY id LIMIT $${values.push(limit + 1)}`, values, tableOf(kind));
   }
 
   /** A session of the club, or null (a table's session, read without a lock). */
@@ -263,6 +372,16 @@ export class TablesRepository implements SessionTables {
       values: [t.clubId, t.id, t.status, t.state, t.nextGameNo, t.currentGameNo, t.version, updatedAt],
       guard: 1,
     });
+    // The players' copy of the status (table_players_player_kind_ix), when the command
+    // changed it or when the status read under the lock is not known here.
+    const atLock = locked.get(t);
+    if (atLock !== t.status) {
+      tx.defer({
+        what: 'table players status',
+        text: `UPDATE table_players SET status = $3 WHERE club_id = $1 AND table_id = $2 AND status <> $3`,
+        values: [t.clubId, t.id, t.status],
+      });
+    }
     return { ...t, version: t.version + 1, updatedAt };
   }
 

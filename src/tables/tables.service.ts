@@ -21,9 +21,9 @@ import { tableEvent } from './table-events';
 import { gameSummary, matchView, moneyView } from './table-views';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { newTableRow } from './table.entity';
-import { MatchTableRow, MoneyTableRow, StoredTable, TableKind, TableRowOf } from './stored-state';
+import { MatchTableRow, MoneyTableRow, StoredTable, TableKind } from './stored-state';
 import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
-import { TablesRepository } from './tables.repository';
+import { TablesRepository, TableWithView } from './tables.repository';
 import { playerNames } from '../players';
 
 /** Creating and reading matches and money games; match penalties (R3.6). */
@@ -106,39 +106,31 @@ export class TablesService {
   }
 
   async getMatch(auth: KeyAuth, id: string): Promise<MatchDto> {
-    const once = this.db.once;
-    const t = await this.tables.find(once, auth.clubId, 'match', id);
-    if (!t) throw notFound('Match');
-    return this.matchDto(once, t, await this.sessionOf(once, t));
+    const found = await this.tables.findView(this.db.once, auth.clubId, 'match', id);
+    if (!found) throw notFound('Match');
+    return matchView(found.t, found.view.games, found.view.currency);
   }
 
   async getMoneyGame(auth: KeyAuth, id: string): Promise<MoneyGameDto> {
-    const once = this.db.once;
-    const t = await this.tables.find(once, auth.clubId, 'money', id);
-    if (!t) throw notFound('Money game');
-    return this.moneyDto(once, t, await this.sessionOf(once, t));
+    const found = await this.tables.findView(this.db.once, auth.clubId, 'money', id);
+    if (!found) throw notFound('Money game');
+    return moneyView(found.t, found.view.games, found.view.nets, found.view.currency);
   }
 
   async listMatches(auth: KeyAuth, q: TableListQuery): Promise<Page<MatchDto>> {
-    return this.list(auth, 'match', q, (reads, t) => this.matchDto(reads, t, null));
+    return this.list(auth, 'match', q, ({ t, view }) => matchView(t, view.games, view.currency));
   }
 
   async listMoneyGames(auth: KeyAuth, q: TableListQuery): Promise<Page<MoneyGameDto>> {
-    return this.list(auth, 'money', q, (reads, t) => this.moneyDto(reads, t, null));
+    return this.list(auth, 'money', q, ({ t, view }) => moneyView(t, view.games, view.nets, view.currency));
   }
 
-  private async list<K extends TableKind, T>(auth: KeyAuth, kind: K, q: TableListQuery, map: (reads: Reads, t: TableRowOf<K>) => Promise<T>): Promise<Page<T>> {
-    const once = this.db.once;
+  /** A page of tables, read in one statement (TablesRepository.listView). */
+  private async list<K extends TableKind, T>(auth: KeyAuth, kind: K, q: TableListQuery, map: (found: TableWithView<K>) => T): Promise<Page<T>> {
     const limit = q.limit ?? 50;
     const after = decodeCursor(q.cursor, ['string']);
-    const rows = await this.tables.list(once, auth.clubId, kind, { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
-    const page = toPage(
-      rows,
-      limit,
-      (t) => [t.id],
-      (t) => t,
-    );
-    return { items: await Promise.all(page.items.map((t) => map(once, t))), nextCursor: page.nextCursor };
+    const rows = await this.tables.listView(this.db.once, auth.clubId, kind, { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
+    return toPage(rows, limit, ({ t }) => [t.id], map);
   }
 
   private async sessionOf(tx: Reads, t: StoredTable): Promise<SessionEntity | null> {
@@ -171,14 +163,16 @@ export class TablesService {
     });
   }
 
+  /** The match as a command answers it: what `view` reads, before the command's writes. */
   async matchDto(tx: Reads, t: MatchTableRow, session: SessionEntity | null): Promise<MatchDto> {
-    const games = await this.tables.games(tx, t.clubId, t.id);
-    return matchView(t, games.map(gameSummary), await this.currency(tx, t, session));
+    const { games } = await this.tables.view(tx, t);
+    return matchView(t, games, await this.currency(tx, t, session));
   }
 
+  /** The money game as a command answers it: what `view` reads, before the command's writes. */
   async moneyDto(tx: Reads, t: MoneyTableRow, session: SessionEntity | null): Promise<MoneyGameDto> {
-    const [games, nets] = [await this.tables.games(tx, t.clubId, t.id), await this.ledger.tableNets(tx, t.clubId, t.id)];
-    return moneyView(t, games.map(gameSummary), nets, await this.currency(tx, t, session));
+    const { games, nets } = await this.tables.view(tx, t);
+    return moneyView(t, games, nets, await this.currency(tx, t, session));
   }
 }
 

@@ -29,6 +29,8 @@ export class Relay {
   private held: Array<() => void> = [];
   private trap: { pattern: RegExp; mode: TrapMode; fired: () => void } | null = null;
   port = 0;
+  /** Sees every chunk the app sends, with its connection, as it is forwarded. */
+  onClientData: ((connection: object, chunk: Buffer) => void) | null = null;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
@@ -51,6 +53,7 @@ export class Relay {
     client.on('data', (chunk: Buffer) =>
       this.pass(pair, () => {
         upstream.write(chunk);
+        this.onClientData?.(pair, chunk);
         const trap = this.trap;
         if (trap && trap.pattern.test(chunk.toString('latin1'))) {
           this.trap = null;
