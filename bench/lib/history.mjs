@@ -265,9 +265,9 @@ async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
       // Every copy moves the same money again: each party's gross grows by the same amount per copy.
       ['party_volumes', `UPDATE party_volumes SET gross_minor = gross_minor * (1 + $2::integer) WHERE club_id = $1`],
     ];
-    // The copies must be inserted before the originals they read are joined by anything
-    // else: each statement reads only the club's original rows, because its WHERE runs
-    // on the snapshot taken before the statement's own inserts.
+    // Parents first, for the foreign keys. Each statement reads only the table it copies
+    // into, which holds no copies yet (a statement does not see its own inserts), so
+    // every original row is copied exactly `copies` times.
     for (const [table, sql] of steps) {
       const t = now();
       const res = await db.query(sql, table === 'party_volumes' ? [clubId, copies] : [clubId]);
