@@ -35,7 +35,7 @@ async function playTable(api, path, actions, count, ok) {
 /**
  * One night: R at three money tables, one per-member chouette of five, a match to 7
  * and board 1 of a three-board team event (target 3); one money game voided, one game
- * started and abandoned, two payments. R plays 40 + 15 + 13 + 3 = 71 games; the
+ * started and abandoned, two payments; closed unless it is the last night. R plays 40 + 15 + 13 + 3 = 71 games; the
  * night has 40 + 15 + 13 + 9 − 1 voided = 76 finished games.
  * @param {Api} api
  * @param {string} r  the regular
@@ -83,6 +83,8 @@ async function playNight(api, r, others, n, startsAt) {
   await api.post(`/v1/money-games/${money[1].id}/games/${started.gameNo}/abandon`);
   await api.post(`/v1/sessions/${session}/payments`, { from: o(0), to: r, amountMinor: 1500 + n, note: 'cash at the bar' });
   await api.post(`/v1/sessions/${session}/payments`, { from: r, to: 'house', amountMinor: 300 });
+  // Every night but tonight's is over.
+  if (n < NIGHTS - 1) await api.post(`/v1/sessions/${session}/close`);
   return session;
 }
 
@@ -211,8 +213,11 @@ async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
     const steps = [
       [
         'sessions',
+        // Every copy is in the past: tonight's open session is copied as closed, as
+        // closing it would have left it (status, closedAt, one more version).
         `INSERT INTO sessions (club_id, id, name, currency, status, rake_bp, starts_at, closed_at, version, created_at, updated_at)
-         SELECT s.club_id, ${id('s.id')}, s.name, s.currency, s.status, s.rake_bp, s.starts_at - c.back, s.closed_at - c.back, s.version, s.created_at - c.back, s.updated_at - c.back
+         SELECT s.club_id, ${id('s.id')}, s.name, s.currency, 'closed', s.rake_bp, s.starts_at - c.back, coalesce(s.closed_at, s.updated_at) - c.back,
+                s.version + (s.status = 'open')::integer, s.created_at - c.back, s.updated_at - c.back
            FROM sessions s CROSS JOIN copies c WHERE s.club_id = $1`,
       ],
       [
@@ -317,9 +322,12 @@ export async function history({ client, adminToken, baseUrl, ownerUrl, warmup = 
     // A copy must read as its original: the same settlement (players, house, transfers)
     // and the same standings, under its own id.
     for (const view of ['settlement', 'standings']) {
-      // Ids of the session and times differ by design (a copy is dated earlier).
+      // Ids of the session and times differ by design (a copy is dated earlier), and
+      // the copy of tonight's session is closed.
       const strip = (/** @type {any} */ x) =>
-        JSON.stringify(x, (k, v) => (['sessionId', 'id', 'sessionName', 'name'].includes(k) || (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) ? undefined : v));
+        JSON.stringify(x, (k, v) =>
+          ['sessionId', 'id', 'sessionName', 'name', 'status', 'version', 'closedAt'].includes(k) || (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) ? undefined : v,
+        );
       const [a, b] = [await api.get(`/v1/sessions/${last}/${view}`), await api.get(`/v1/sessions/${copy}/${view}`)];
       const [sa, sb] = [strip(a), strip(b)];
       if (sa !== sb) {
