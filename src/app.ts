@@ -13,6 +13,10 @@ import { findNul, scanJson } from './common/body-limits';
 import { clientErrorHandler, frameworkErrors, refuseNulInQuery } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
 import { RULE_BOOK_PATH } from './common/rule-book';
+import { RouteMethods } from './common/route-methods';
+import { ApiError } from './common/api-error';
+import { ErrorCode } from './common/error-codes';
+import { sendProblem } from './common/problem.filter';
 import { renderRuleBook } from './common/rule-book-page';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -42,6 +46,9 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
     // (logs, audit record: clientRequestIdOf), never in its place.
     genReqId: () => randomUUID(),
   });
+  // Every route's path and method, as registered (Nest registers its routes when the app starts).
+  const routes = new RouteMethods();
+  adapter.getInstance().addHook('onRoute', (r) => routes.add(r.method, r.url ?? r.path));
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ config, databaseUrl, logger, offline: opts.offline }), adapter, {
     logger: false,
@@ -73,6 +80,16 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     if (refuseNulInQuery(req, reply)) return reply;
+    // No route for this method: 405 with Allow when the path has routes for others, else the
+    // 404 that follows. OPTIONS is left to CORS (a preflight) and, without it, to the 404.
+    if (req.routeOptions.url === undefined && req.method !== 'OPTIONS') {
+      const allow = routes.allowed(req.url.split('?')[0]);
+      if (allow.length > 0) {
+        const headers = { allow: allow.join(', ') };
+        sendProblem(new ApiError(ErrorCode.METHOD_NOT_ALLOWED, `${req.method} is not answered here; this path answers ${headers.allow}.`, { headers }), req, reply);
+        return reply;
+      }
+    }
   });
   registerCors(fastify, config.corsOrigins);
   logRequests(fastify, logger);

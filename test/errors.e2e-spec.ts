@@ -15,6 +15,22 @@ describe('errors: problem+json, and bad input changes nothing', () => {
 
   const post = (body: string, type = 'application/json') => t.http().post('/v1/players').set(bearer(owner)).set('content-type', type).send(body);
 
+  it('answers a method a path does not take with 405 and Allow, and a path that does not exist with 404', async () => {
+    const put = await t.http().put('/v1/players').set(bearer(owner)).send({ name: 'Anna' });
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('GET, HEAD, POST');
+    expect(put.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(put.body).toMatchObject({ code: 'METHOD_NOT_ALLOWED', status: 405, instance: '/v1/players' });
+    // A path with a parameter, and one that only takes GET.
+    const del = await t.http().delete('/v1/sessions/0190a6c3-0000-7000-8000-000000000000/standings').set(bearer(owner));
+    expect([del.status, del.headers.allow]).toEqual([405, 'GET, HEAD']);
+    const post = await t.http().post('/v1/players/0190a6c3-0000-7000-8000-000000000000').set(bearer(owner)).send({});
+    expect([post.status, post.headers.allow]).toEqual([405, 'GET, HEAD, PATCH']);
+    expect((await t.http().put('/v1/nothing-here').set(bearer(owner))).status).toBe(404);
+    expect((await t.http().get('/v1/players/0190a6c3-0000-7000-8000-000000000000/nothing').set(bearer(owner))).status).toBe(404);
+    expect(await countPlayers(t)).toBe(0);
+  });
+
   it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
     const res = await post('{"name": "Anna"');
     expect(res.status).toBe(400);
