@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { cols, Row } from '../db/decode';
 import type { Reads } from '../db/tx';
-import { encodeEventId, LogPosition } from '../outbox/event-id';
+import type { LogPosition } from '../outbox/event-id';
+import { clubEventOf } from '../outbox/event-row';
 import type { ClubEvent } from '../outbox/event-types';
 import type { EventFilter } from './event-query';
 import { HORIZON_SQL, pageStatement } from './event-sql';
@@ -15,17 +16,7 @@ export interface LoggedEvent {
 const decodeLogged = (r: Row): LoggedEvent => {
   const c = cols(r);
   const position = { tx: c.bigintText('log_tx'), seq: c.bigintText('log_seq') };
-  return {
-    position,
-    event: {
-      id: encodeEventId(position),
-      type: c.text('type'),
-      occurredAt: c.date('occurred_at').toISOString(),
-      sessionId: c.textOrNull('session_id'),
-      subject: { kind: c.text('subject_kind'), id: c.text('subject_id') },
-      data: c.json('data'),
-    },
-  };
+  return { position, event: clubEventOf(c, position) };
 };
 
 const decodeHorizon = (r: Row): LogPosition => ({ tx: cols(r).bigintText('xmin'), seq: '0' });

@@ -4,6 +4,7 @@ import type { ImmediateWrite, Reads, Tx } from '../db/tx';
 import type { UnitOfWork } from '../db/unit-of-work';
 import { versionedUpdate } from '../db/versioned-update';
 import { encodeEventId } from '../outbox/event-id';
+import { clubEventOf } from '../outbox/event-row';
 import type { ClubEvent } from '../outbox/event-types';
 
 /** Single statements, each its own short transaction (Db.once): what the worker runs on. */
@@ -294,16 +295,7 @@ export class WebhooksRepository {
     const seq = c.textOrNull('event_seq');
     if (tx === null || seq === null) return { delivery: null };
     const eventId = encodeEventId({ tx, seq });
-    const event: ClubEvent | null = c.bool('has_event')
-      ? {
-          id: eventId,
-          type: c.text('type'),
-          occurredAt: c.date('occurred_at').toISOString(),
-          sessionId: c.textOrNull('session_id'),
-          subject: { kind: c.text('subject_kind'), id: c.text('subject_id') },
-          data: c.json('data'),
-        }
-      : null;
+    const event: ClubEvent | null = c.bool('has_event') ? clubEventOf(c, { tx, seq }) : null;
     return {
       delivery: {
         url: c.text('url'),
