@@ -68,9 +68,9 @@ module.exports = {
       name: 'features-through-index',
       severity: 'error',
       comment:
-        'A feature folder is used from another folder only through its index.ts (its module class, the services, functions and types it exports): not through its *.module.ts nor any other of its files. Within a folder, files import each other directly.',
+        'A feature folder is used from another folder only through its index.ts (its module class, the services, functions and types it exports), or its pure.ts where it has one (the part that needs no framework, for code that runs without Nest): not through its *.module.ts nor any other of its files. Within a folder, files import each other directly.',
       from: { path: '^src/([^/]+)/', pathNot: kernelFolder },
-      to: { path: feature.path, pathNot: [kernelFolder, '^src/[^/]+/index\\.ts$', '^src/$1/'] },
+      to: { path: feature.path, pathNot: [kernelFolder, '^src/[^/]+/(index|pure)\\.ts$', '^src/$1/'] },
     },
     {
       name: 'composition-root-through-index',

@@ -14,6 +14,7 @@ import { GuardConflicts1796256000000 } from './1796256000000-GuardConflicts';
 import { Events1796342400000 } from './1796342400000-Events';
 import { WebhookLeases1796432400000 } from './1796432400000-WebhookLeases';
 import { TableListIndexes1796518800000 } from './1796518800000-TableListIndexes';
+import { ReadModels1796605200000 } from './1796605200000-ReadModels';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Events1796342400000,
   WebhookLeases1796432400000,
   TableListIndexes1796518800000,
+  ReadModels1796605200000,
 ];

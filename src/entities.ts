@@ -7,6 +7,8 @@ import { LedgerEntryEntity } from './ledger/ledger-entry.entity';
 import { PartyVolumeEntity } from './ledger/party-volume.entity';
 import { SessionTotalEntity } from './ledger/session-total.entity';
 import { PaymentEntity } from './payments/payment.entity';
+import { PlayerStatEntity } from './player-stats/player-stat.entity';
+import { ReadModelRebuildEntity } from './player-stats/read-model-rebuild.entity';
 import { AuditEntryEntity, AuthRateCounterEntity, RateLimitCounterEntity } from './guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from './tables/table.entity';
 import { TeamEventBoardEntity, TeamEventEntity } from './team-events/team-event.entity';
@@ -30,6 +32,8 @@ export const ENTITIES = [
   AuditEntryEntity,
   SessionTotalEntity,
   PartyVolumeEntity,
+  PlayerStatEntity,
+  ReadModelRebuildEntity,
   TeamEventEntity,
   TeamEventBoardEntity,
   EventEntity,

@@ -8,6 +8,8 @@ import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embe
 import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';
 import { RateLimiter } from './guards';
 import { Outbox } from './outbox/outbox';
+import { rebuildQueued } from './player-stats';
+import { Client } from 'pg';
 import { WebhooksService } from './webhooks';
 
 /** The embedded server once started: a start that fails after it stops it again. */
@@ -74,6 +76,11 @@ async function main(): Promise<void> {
     throw explainMigrationFailure(e, embedded !== null || config.migrationDatabaseUrl !== null);
   });
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  // Read models a migration introduced, filled from the history before serving.
+  const owner = new Client({ connectionString: ownerUrl });
+  await owner.connect();
+  const rebuilt = await rebuildQueued(owner).finally(() => owner.end());
+  if (rebuilt > 0) console.log(`Read models rebuilt for ${rebuilt} club(s)`);
   if (embedded) url = await embeddedAppUrl(ownerUrl, config.dataDir);
   const warning = await checkAppRole(url, config.allowPrivilegedDatabaseRole, embedded ? 'the embedded database' : 'DATABASE_URL');
   if (warning) console.warn(warning);

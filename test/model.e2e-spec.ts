@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { Response } from 'supertest';
+import { rebuildReadModels } from '../src/player-stats/rebuild';
 import { bearer, newClub, startApp, TestApp } from './support/app';
 
 /**
@@ -14,7 +15,8 @@ import { bearer, newClub, startApp, TestApp } from './support/app';
  * alone (nothing from src/ is imported). After every command the balances, every
  * session's statement (nets, outstanding, games, transfers) and whole ledger, and the
  * table touched are compared with the model; at the end of a run, each player's
- * statement and balances too.
+ * statement and balances too, and the read models the commands kept (statistics,
+ * balances, ratings' match counts, session totals) with a rebuild from the history.
  *
  * The model stays small by restricting the vocabulary:
  * - money tables with `jacoby: false`; a game is `finish`, `double take finish`,
@@ -1755,7 +1757,7 @@ describe('model-based: random club evenings over HTTP against a model of the rul
         async ([bp, cur], first, cmds) => {
           runs++;
           generated += [...cmds].length;
-          const { owner } = await newClub(t, 'Model club', 'USD');
+          const { clubId, owner } = await newClub(t, 'Model club', 'USD');
           const names = new Map<string, string>();
           const ids: string[] = [];
           for (const n of NAMES) {
@@ -1773,6 +1775,8 @@ describe('model-based: random club evenings over HTTP against a model of the rul
             await fc.asyncModelRun(() => ({ model, real }), cmds);
             await verifyAll(model, real);
             await verifyPlayers(model, real);
+            // The read models the commands kept equal a rebuild from the games, the ledger and the payments.
+            expect(await rebuildReadModels({ query: (text, values) => t.sql(text, values) }, clubId, 'check')).toEqual([]);
           } catch (e) {
             const err = e as Error;
             err.message += `\n\nRequests of this run (ids as player names):\n  ${real.trace.slice(-80).join('\n  ')}`;

@@ -1,5 +1,6 @@
 import { parseCsv } from '../src/common/csv';
 import { startApp, TestApp } from './support/app';
+import { rebuildReadModels } from '../src/player-stats/rebuild';
 import { clubWith, finish } from './support/club';
 
 /**
@@ -82,6 +83,9 @@ describe('variants downstream (R8.9)', () => {
     await game(2, 'plakoto', { result: 'draw', resigned: false }, 0, null);
     await game(3, 'tavla-31', { winner: C, result: 'single', resigned: false, checkersLeft: 7 }, 7, 0);
     await game(4, 'long-nardy', { winner: C, result: 'mars', resigned: false }, 2, 0);
+    // The rows were rewritten by hand: the read models are rebuilt from them, as after any such edit.
+    const [{ club_id: clubId }] = await t.sql<{ club_id: string }>('SELECT club_id FROM game_tables WHERE id = $1', [money]);
+    expect(await rebuildReadModels({ query: (text, values) => t.sql(text, values) }, clubId, 'write')).toEqual([]);
 
     const items = (await c.get(`/v1/sessions/${S}/games`)).body.items as Array<Record<string, unknown>>;
     expect(items.map((g) => [g.gameNo, g.variant, g.result, g.winnerSide, g.winners, g.points, g.endedBy])).toEqual([

@@ -375,3 +375,158 @@ export function gameCounts(games: readonly OutcomeGame[]): Map<PlayerId, { playe
   }
   return counts;
 }
+
+/**
+ * A player's counters over some finished games and matches of one variant: what the
+ * read model keeps per (player, variant), so that a player's statistics are a handful
+ * of rows however long his history. Every counter is a sum over games (or matches), so
+ * the counters of a set of games are the sums of each game's, and a void takes back
+ * exactly what its game added.
+ */
+export interface StatsCounters {
+  gamesPlayed: number;
+  gamesWon: number;
+  gamesLost: number;
+  draws: number;
+  pointsWon: number;
+  pointsLost: number;
+  gammonsWon: number;
+  gammonsLost: number;
+  backgammonsWon: number;
+  backgammonsLost: number;
+  doubles: number;
+  takes: number;
+  passes: number;
+  beavers: number;
+  matchesPlayed: number;
+  matchesWon: number;
+}
+
+/**
+ * One player's counters in one variant: a game's own (R8: a Tavli table's games are
+ * Portes, Plakoto or Fevga), a match's its table's (`tavli` for a Tavli match).
+ */
+export interface StatsRow extends StatsCounters {
+  playerId: PlayerId;
+  variant: string;
+}
+
+/** The counters' names, in the order the read model stores them. */
+export const STATS_COUNTERS: ReadonlyArray<keyof StatsCounters> = [
+  'gamesPlayed',
+  'gamesWon',
+  'gamesLost',
+  'draws',
+  'pointsWon',
+  'pointsLost',
+  'gammonsWon',
+  'gammonsLost',
+  'backgammonsWon',
+  'backgammonsLost',
+  'doubles',
+  'takes',
+  'passes',
+  'beavers',
+  'matchesPlayed',
+  'matchesWon',
+];
+
+const zeroCounters = (): StatsCounters => Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as unknown as StatsCounters;
+
+/**
+ * What one finished game adds to the counters of each player seated in it (both sides;
+ * in a chouette the box, his partner and the team as seated at its start), by the
+ * definitions of computePlayerStats and variantBreakdown (the same functions, over
+ * this one game). Players by id.
+ */
+export function gameStatsRows(game: StatsGame): StatsRow[] {
+  const [a, b] = sidesOf(game);
+  const players = [...new Set([...a, ...b])].sort(compareParty);
+  const variant = game.variant ?? 'backgammon';
+  return players.map((playerId) => {
+    const s = computePlayerStats({ playerId, games: [game], matches: [], sessionNets: [] });
+    const v = variantBreakdown(playerId, [game])[0];
+    return {
+      ...zeroCounters(),
+      playerId,
+      variant,
+      gamesPlayed: s.gamesPlayed,
+      gamesWon: s.gamesWon,
+      gamesLost: v?.gamesLost ?? 0,
+      draws: v?.draws ?? 0,
+      pointsWon: v?.pointsWon ?? 0,
+      pointsLost: v?.pointsLost ?? 0,
+      gammonsWon: s.gammonsWon,
+      gammonsLost: s.gammonsLost,
+      backgammonsWon: s.backgammonsWon,
+      backgammonsLost: s.backgammonsLost,
+      doubles: s.doubles,
+      takes: s.takes,
+      passes: s.passes,
+      beavers: s.beavers,
+    };
+  });
+}
+
+/** What one finished match (R3.2, R3.6) of a variant adds to its players' counters; players by id. */
+export function matchStatsRows(match: StatsMatch, variant: string): StatsRow[] {
+  const players = [...new Set([...match.sides[0], ...match.sides[1]])].sort(compareParty);
+  return players.map((playerId) => {
+    const s = computePlayerStats({ playerId, games: [], matches: [match], sessionNets: [] });
+    return { ...zeroCounters(), playerId, variant, matchesPlayed: s.matchesPlayed, matchesWon: s.matchesWon };
+  });
+}
+
+/** Rows added up by (player, variant), `sign` times (1 to add, −1 to take back); players by id, then variant. */
+export function sumStatsRows(rows: Iterable<StatsRow>, sign: 1 | -1 = 1): StatsRow[] {
+  const acc = new Map<string, StatsRow>();
+  for (const r of rows) {
+    const key = `${r.playerId}/${r.variant}`;
+    let t = acc.get(key);
+    if (!t) acc.set(key, (t = { ...zeroCounters(), playerId: r.playerId, variant: r.variant }));
+    for (const k of STATS_COUNTERS) t[k] += sign * r[k];
+  }
+  return [...acc.values()].sort((x, y) => compareParty(x.playerId, y.playerId) || compareParty(x.variant, y.variant));
+}
+
+/**
+ * A player's statistics from his counters (one row per variant he has any in) and his
+ * money per currency: the same figures computePlayerStats and variantBreakdown give
+ * over all his games, matches and session nets.
+ */
+export function statsFromCounters(rows: readonly StatsRow[], money: readonly MoneyNet[]): { stats: PlayerStats; byVariant: VariantStats[] } {
+  const t = zeroCounters();
+  for (const r of rows) for (const k of STATS_COUNTERS) t[k] += r[k];
+  const stats: PlayerStats = {
+    matchesPlayed: t.matchesPlayed,
+    matchesWon: t.matchesWon,
+    gamesPlayed: t.gamesPlayed,
+    gamesWon: t.gamesWon,
+    gammonsWon: t.gammonsWon,
+    gammonsLost: t.gammonsLost,
+    backgammonsWon: t.backgammonsWon,
+    backgammonsLost: t.backgammonsLost,
+    doubles: t.doubles,
+    takes: t.takes,
+    passes: t.passes,
+    beavers: t.beavers,
+    money: [...money].sort((a, b) => compareParty(a.currency, b.currency)),
+  };
+  const byVariant = GAME_VARIANT_NAMES.flatMap((variant) => {
+    const played = rows.filter((r) => r.variant === variant && r.gamesPlayed > 0);
+    if (played.length === 0) return [];
+    const sum = (k: keyof StatsCounters) => played.reduce((n, r) => n + r[k], 0);
+    return [
+      {
+        variant,
+        gamesPlayed: sum('gamesPlayed'),
+        gamesWon: sum('gamesWon'),
+        gamesLost: sum('gamesLost'),
+        draws: sum('draws'),
+        pointsWon: sum('pointsWon'),
+        pointsLost: sum('pointsLost'),
+      },
+    ];
+  });
+  return { stats, byVariant };
+}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/uuid';
 import { cols, Decoder } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
-import { grossDeltas, GrossMove, reportableMinor } from '../domain/money';
+import { grossDeltas, reportableMinor } from '../domain/money';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
 
 export interface NewEntry {
@@ -18,35 +18,70 @@ export const LEDGER_KINDS: readonly LedgerKind[] = ['game', 'void', 'match-stake
 /**
  * Ledger amounts are BIGINT; they leave the database as safe integers or not at all: a
  * figure beyond ±(2^53 − 1) (only in data written before the bound was kept, see
- * addToVolumes) is refused as AMOUNT_OUT_OF_RANGE (422, R6.2) rather than rounded.
+ * addToParties) is refused as AMOUNT_OUT_OF_RANGE (422, R6.2) rather than rounded.
  */
 export function minorFromDb(v: unknown): number {
   return reportableMinor(Number(v));
 }
 
+/** What a command changes of one party's money in one currency (party_volumes); every field a delta. */
+export interface PartyMoney {
+  /** R6.2: gross money (see grossDeltas). */
+  gross: bigint;
+  /** Ledger net: received − paid over its entries. */
+  net: bigint;
+  /** Payments made and received (R6.6). */
+  paid: bigint;
+  received: bigint;
+  /** It has (now) a running total in a session of this currency. */
+  hasTotals: boolean;
+}
+
+const noMoney = (): PartyMoney => ({ gross: 0n, net: 0n, paid: 0n, received: 0n, hasTotals: false });
+
 /**
- * R6.2 bound: adds `moves` to each party's gross money in the session's currency
- * (party_volumes), as one deferred write of the command (sent with its COMMIT). The
- * table's CHECK refuses a gross beyond 2^53 − 1, which fails the batch (nothing of the
- * command is written) and is answered 422 AMOUNT_OUT_OF_RANGE. Rows are upserted in
- * party order, like the session totals, so concurrent commands lock them in one order.
+ * Adds to each party's money in the session's currency (party_volumes), as one deferred
+ * write of the command (sent with its COMMIT): R6.2's gross bound, and the read model of
+ * balances (net + paid − received, R6.6) and of a player's money statistics. The table's
+ * CHECK refuses a gross beyond 2^53 − 1, which fails the batch (nothing of the command is
+ * written) and is answered 422 AMOUNT_OUT_OF_RANGE. Rows are upserted in party order, like
+ * the session totals, so concurrent commands lock them in one order.
  */
-export function addToVolumes(tx: Tx, clubId: string, sessionId: string, moves: GrossMove[]): void {
-  const deltas = grossDeltas(moves);
-  if (deltas.size === 0) return;
+export function addToParties(tx: Tx, clubId: string, sessionId: string, parties: ReadonlyMap<string, PartyMoney>): void {
+  const changed = [...parties.entries()].filter(([, m]) => m.gross !== 0n || m.net !== 0n || m.paid !== 0n || m.received !== 0n || m.hasTotals);
+  if (changed.length === 0) return;
+  changed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const values: unknown[] = [clubId, sessionId];
-  const rows = [...deltas.keys()]
-    .sort()
-    .map((party) => `($${values.push(party)}::text, $${values.push(deltas.get(party)!.toString())}::bigint)`)
+  const rows = changed
+    .map(
+      ([party, m]) =>
+        `($${values.push(party)}::text, $${values.push(m.gross.toString())}::bigint, $${values.push(m.net.toString())}::bigint, $${values.push(m.paid.toString())}::bigint, $${values.push(m.received.toString())}::bigint, $${values.push(m.hasTotals)}::boolean)`,
+    )
     .join(', ');
   tx.defer({
     what: 'party volumes',
-    text: `INSERT INTO party_volumes (club_id, party, currency, gross_minor)
-      SELECT s.club_id, v.party, s.currency, v.gross FROM (VALUES ${rows}) AS v (party, gross)
+    text: `INSERT INTO party_volumes (club_id, party, currency, gross_minor, net_minor, paid_minor, received_minor, has_totals)
+      SELECT s.club_id, v.party, s.currency, v.gross, v.net, v.paid, v.received, v.has_totals
+        FROM (VALUES ${rows}) AS v (party, gross, net, paid, received, has_totals)
         JOIN sessions s ON s.club_id = $1 AND s.id = $2 ORDER BY v.party COLLATE "C"
-      ON CONFLICT (club_id, party, currency) DO UPDATE SET gross_minor = party_volumes.gross_minor + excluded.gross_minor`,
+      ON CONFLICT (club_id, party, currency) DO UPDATE
+        SET gross_minor = party_volumes.gross_minor + excluded.gross_minor,
+            net_minor = party_volumes.net_minor + excluded.net_minor,
+            paid_minor = party_volumes.paid_minor + excluded.paid_minor,
+            received_minor = party_volumes.received_minor + excluded.received_minor,
+            has_totals = party_volumes.has_totals OR excluded.has_totals`,
     values,
   });
+}
+
+/** A payment (R6.6) in party_volumes: its gross (R6.2) for both parties, paid by one and received by the other. */
+export function addPaymentToParties(tx: Tx, clubId: string, sessionId: string, p: { from: string; to: string; amountMinor: number }): void {
+  const parties = new Map<string, PartyMoney>();
+  for (const [party, gross] of grossDeltas([p])) parties.set(party, { ...noMoney(), gross });
+  const of = (party: string) => parties.get(party) ?? parties.set(party, noMoney()).get(party)!;
+  of(p.from).paid += BigInt(p.amountMinor);
+  of(p.to).received += BigInt(p.amountMinor);
+  addToParties(tx, clubId, sessionId, parties);
 }
 
 const decodeEntry: Decoder<LedgerEntryEntity> = (r) => {
@@ -87,14 +122,14 @@ export class LedgerRepository {
     at: Date,
     games?: { players: string[]; delta: number },
   ): Promise<LedgerEntryEntity[]> {
-    this.addToTotals(tx, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
+    const totals = this.addToTotals(tx, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
+    // Every party of the session's totals: its net, and that it has a total in this currency.
+    const parties = new Map<string, PartyMoney>([...totals].map(([party, t]) => [party, { ...noMoney(), net: t.net, hasTotals: true }]));
+    for (const [party, gross] of grossDeltas(entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })))) {
+      (parties.get(party) ?? parties.set(party, noMoney()).get(party)!).gross = gross;
+    }
+    addToParties(tx, clubId, sessionId, parties);
     if (entries.length === 0) return Promise.resolve([]);
-    addToVolumes(
-      tx,
-      clubId,
-      sessionId,
-      entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })),
-    );
     const rows: LedgerEntryEntity[] = entries.map((e) => ({
       clubId,
       id: uuid7(),
@@ -151,7 +186,15 @@ export class LedgerRepository {
    * void), as a deferred write. Rows are upserted in party order, so concurrent games
    * lock them in one order.
    */
-  private addToTotals(tx: Tx, clubId: string, sessionId: string, entries: Array<{ from: string; to: string; amountMinor: number }>, players: string[], gamesDelta: number, at: Date): void {
+  private addToTotals(
+    tx: Tx,
+    clubId: string,
+    sessionId: string,
+    entries: Array<{ from: string; to: string; amountMinor: number }>,
+    players: string[],
+    gamesDelta: number,
+    at: Date,
+  ): Map<string, { net: bigint; games: number }> {
     const acc = new Map<string, { net: bigint; games: number }>();
     const row = (party: string) => {
       let r = acc.get(party);
@@ -163,7 +206,7 @@ export class LedgerRepository {
       row(e.to).net += BigInt(e.amountMinor);
     }
     for (const p of players) row(p).games += gamesDelta;
-    if (acc.size === 0) return;
+    if (acc.size === 0) return acc;
     const values: unknown[] = [clubId, sessionId, at];
     const tuples = [...acc.keys()]
       .sort()
@@ -178,5 +221,6 @@ export class LedgerRepository {
              last_at = greatest(session_totals.last_at, excluded.last_at)`,
       values,
     });
+    return acc;
   }
 }

@@ -2,16 +2,25 @@ import { Global, Module } from '@nestjs/common';
 import { PlayerDetails, PlayersModule } from '../players';
 import { PlayerStatsRepository } from './player-stats.repository';
 import { PlayerStatsService } from './player-stats.service';
+import { PlayerStatsWriter } from './player-stats.writer';
+import { GameStats } from '../tables';
 
 /**
- * Player statistics, computed on read from the finished games. Its one export is
- * PlayerDetails, which PlayersModule's controller needs; global, because PlayersModule
- * cannot import this module (this one imports it).
+ * Player statistics, read from their read model (player_stats) and kept by the
+ * commands through GameStats. Its exports are PlayerDetails, which PlayersModule's
+ * controller needs, and GameStats, which TablesModule's services need; global, because
+ * neither module can import this one (it imports them).
  */
 @Global()
 @Module({
   imports: [PlayersModule],
-  providers: [PlayerStatsRepository, PlayerStatsService, { provide: PlayerDetails, useExisting: PlayerStatsService }],
-  exports: [PlayerDetails],
+  providers: [
+    PlayerStatsRepository,
+    PlayerStatsService,
+    PlayerStatsWriter,
+    { provide: PlayerDetails, useExisting: PlayerStatsService },
+    { provide: GameStats, useExisting: PlayerStatsWriter },
+  ],
+  exports: [PlayerDetails, GameStats],
 })
 export class PlayerStatsModule {}

@@ -20,6 +20,10 @@ export class PlayerEntity {
   @Column({ type: 'integer', default: 0 })
   experience: number;
 
+  /** Finished backgammon matches played (the rated ones, R7.1, R8.9): kept where the rating changes. */
+  @Column({ name: 'rated_matches', type: 'integer', default: 0 })
+  ratedMatches: number;
+
   @Column({ type: 'integer', default: 1 })
   version: number;
 

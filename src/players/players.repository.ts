@@ -4,7 +4,7 @@ import type { Reads, Tx } from '../db/tx';
 import { versionedUpdate } from '../db/versioned-update';
 import { PlayerEntity } from './player.entity';
 
-const PLAYER_COLUMNS = 'club_id, id, name, nickname, rating, experience, version, created_at, updated_at';
+const PLAYER_COLUMNS = 'club_id, id, name, nickname, rating, experience, rated_matches, version, created_at, updated_at';
 
 const decodePlayer = (r: Row): PlayerEntity => {
   const c = cols(r);
@@ -15,6 +15,7 @@ const decodePlayer = (r: Row): PlayerEntity => {
     nickname: c.textOrNull('nickname'),
     rating: c.float('rating'),
     experience: c.int('experience'),
+    ratedMatches: c.int('rated_matches'),
     version: c.int('version'),
     createdAt: c.date('created_at'),
     updatedAt: c.date('updated_at'),
@@ -38,8 +39,8 @@ export class PlayersRepository {
   insert(tx: Tx, p: PlayerEntity): void {
     tx.defer({
       what: 'player insert',
-      text: `INSERT INTO players (${PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      values: [p.clubId, p.id, p.name, p.nickname, p.rating, p.experience, p.version, p.createdAt, p.updatedAt],
+      text: `INSERT INTO players (${PLAYER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      values: [p.clubId, p.id, p.name, p.nickname, p.rating, p.experience, p.ratedMatches, p.version, p.createdAt, p.updatedAt],
     });
   }
 

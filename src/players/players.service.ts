@@ -45,6 +45,7 @@ export class PlayersService {
         nickname: dto.nickname ?? null,
         rating: dto.rating ?? 1500,
         experience: dto.experience ?? 0,
+        ratedMatches: 0,
         version: 1,
         createdAt: now,
         updatedAt: now,

@@ -66,14 +66,6 @@ interface RatedPlayer {
   matches: number;
 }
 
-/**
- * `count(*) AS matches FROM … WHERE …` of the rated matches (R8.9: the finished
- * backgammon matches) of the players `tp.player_id` of the club `clubId` (an SQL
- * expression): the column GET /v1/ratings lists as `matches`.
- */
-const ratedMatchesFrom = (clubId: string) => `count(*)::int AS matches FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
-  WHERE tp.club_id = ${clubId} AND t.kind = 'match' AND t.status = 'finished' AND COALESCE(t.setup->>'variant', 'backgammon') = 'backgammon'`;
-
 /** The change and each player's rating after it: the match is finished (sign 1) or open again (sign -1) once it is written. */
 function changeOf(applied: AppliedRating[], sign: 1 | -1, now: Map<string, RatedPlayer>): RatingChange {
   const after = applied.map((a) => {
@@ -129,38 +121,33 @@ export class RatingsService {
     const sorted = [...change.applied].sort((a, b) => (a.playerId < b.playerId ? -1 : 1));
     tx.defer({
       what: 'ratings',
-      text: `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, version = p.version + 1, updated_at = now()
+      // rated_matches: the read model of `matches` (R8.9: the rated matches are the finished backgammon ones).
+      text: `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, rated_matches = p.rated_matches + $5,
+             version = p.version + 1, updated_at = now()
          FROM unnest($2::uuid[], $3::float8[], $4::int[]) AS c (id, delta, experience)
         WHERE p.club_id = $1 AND p.id = c.id`,
-      values: [clubId, sorted.map((a) => a.playerId), sorted.map((a) => sign * a.delta), sorted.map((a) => sign * a.experience)],
+      values: [clubId, sorted.map((a) => a.playerId), sorted.map((a) => sign * a.delta), sorted.map((a) => sign * a.experience), sign],
     });
   }
 
-  /**
-   * The players' rows locked (in id order), with what GET /v1/ratings shows of them. Their
-   * rated matches are counted by a second statement, after the lock: a command that
-   * finished or reopened another of their matches held these rows until its COMMIT, so
-   * this statement's snapshot has it.
-   */
+  /** The players' rows locked (in id order), with what GET /v1/ratings shows of them. */
   private async lockPlayers(tx: Tx, clubId: string, ids: string[]): Promise<Map<string, RatedPlayer>> {
-    const rows = await tx.rows(`SELECT id, name, rating::text AS rating, experience FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [clubId, ids], (r) => {
-      const c = cols(r);
-      return { id: c.text('id'), name: c.text('name'), rating: c.float('rating'), experience: c.int('experience') };
-    });
-    const counted = await tx.rows(`SELECT tp.player_id, ${ratedMatchesFrom('$1')} AND tp.player_id = ANY($2::uuid[]) GROUP BY tp.player_id`, [clubId, ids], (r): [string, number] => {
-      const c = cols(r);
-      return [c.text('player_id'), c.int('matches')];
-    });
-    const matches = new Map(counted);
-    return new Map(rows.map((r) => [r.id, { ...r, matches: matches.get(r.id) ?? 0 }]));
+    const rows = await tx.rows(
+      `SELECT id, name, rating::text AS rating, experience, rated_matches FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [clubId, ids],
+      (r) => {
+        const c = cols(r);
+        return { id: c.text('id'), name: c.text('name'), rating: c.float('rating'), experience: c.int('experience'), matches: c.int('rated_matches') };
+      },
+    );
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** GET /v1/ratings: best first (rating descending, then id). */
   async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<RatingDto>> {
     const after = decodeCursor(cursor, ['number', 'string']);
     const rows = await this.db.once.rows(
-      `SELECT p.id, p.name, p.rating::text AS rating, p.experience,
-              (SELECT ${ratedMatchesFrom('p.club_id')} AND tp.player_id = p.id) AS matches
+      `SELECT p.id, p.name, p.rating::text AS rating, p.experience, p.rated_matches AS matches
          FROM players p
         WHERE p.club_id = $1 AND ($2::float8 IS NULL OR p.rating < $2 OR (p.rating = $2 AND p.id > $3::uuid))
         ORDER BY p.rating DESC, p.id

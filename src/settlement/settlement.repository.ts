@@ -149,28 +149,24 @@ export class SettlementRepository {
 
   /**
    * Per party and session: ledger net, finished games, paid and received (R6.6).
-   * `party` narrows it to one player (or the house).
+   * `party` narrows it to one party (a player or the house), `sessionIds` to those sessions.
    */
-  partySessions(tx: Reads, clubId: string, party?: string): Promise<PartySessionRow[]> {
-    const params: unknown[] = [clubId];
-    const totalsOnly = party === undefined ? '' : ` AND st.party = $${params.push(party)}`;
-    const paymentsOnly = party === undefined ? '' : ` AND (y.from_party = $2 OR y.to_party = $2)`;
-    const only = party === undefined ? '' : ` AND p.party = $2`;
+  partySessions(tx: Reads, clubId: string, party: string, sessionIds: string[] | null = null): Promise<PartySessionRow[]> {
     return tx.rows(
       `SELECT x.party, x.session_id, s.currency,
               sum(x.net)::text AS net, sum(x.games)::int AS games, sum(x.paid)::text AS paid, sum(x.received)::text AS received
          FROM (
            SELECT st.session_id, st.party, st.net_minor AS net, st.games, 0::bigint AS paid, 0::bigint AS received
-             FROM session_totals st WHERE st.club_id = $1${totalsOnly}
+             FROM session_totals st WHERE st.club_id = $1 AND st.party = $2 AND ($3::uuid[] IS NULL OR st.session_id = ANY($3::uuid[]))
            UNION ALL
            SELECT y.session_id, p.party, 0, 0, p.paid, p.received
              FROM payments y
             CROSS JOIN LATERAL (VALUES (y.from_party, y.amount_minor, 0::bigint), (y.to_party, 0::bigint, y.amount_minor)) AS p (party, paid, received)
-            WHERE y.club_id = $1${paymentsOnly}${only}
+            WHERE y.club_id = $1 AND (y.from_party = $2 OR y.to_party = $2) AND p.party = $2 AND ($3::uuid[] IS NULL OR y.session_id = ANY($3::uuid[]))
          ) x
          JOIN sessions s ON s.club_id = $1 AND s.id = x.session_id
         GROUP BY x.party, x.session_id, s.currency`,
-      params,
+      [clubId, party, sessionIds],
       (r) => {
         const c = cols(r);
         return {
@@ -186,14 +182,38 @@ export class SettlementRepository {
     );
   }
 
-  /** Sessions in which the player sat at a table. */
-  seatedSessions(tx: Reads, clubId: string, playerId: string): Promise<string[]> {
+  /**
+   * R6.6: each party's balance per currency over every session (net + paid − received),
+   * from its running money (party_volumes): one row per party and currency, whatever the
+   * history. `party` narrows it to one party.
+   */
+  partyBalances(tx: Reads, clubId: string, party?: string): Promise<Array<{ party: string; currency: string; balanceMinor: bigint }>> {
+    return tx.rows(
+      `SELECT party, currency, (net_minor + paid_minor - received_minor)::text AS balance FROM party_volumes
+        WHERE club_id = $1 AND ($2::text IS NULL OR party = $2) AND (has_totals OR paid_minor <> 0 OR received_minor <> 0)`,
+      [clubId, party ?? null],
+      (r) => {
+        const c = cols(r);
+        return { party: c.text('party'), currency: c.text('currency').trim(), balanceMinor: BigInt(c.bigintText('balance')) };
+      },
+    );
+  }
+
+  /**
+   * Sessions in which the player sat at a table; `sessionIds` narrows them to those.
+   */
+  seatedSessions(tx: Reads, clubId: string, playerId: string, sessionIds: string[] | null = null): Promise<string[]> {
     return tx.rows(
       `SELECT DISTINCT t.session_id FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
-        WHERE tp.club_id = $1 AND tp.player_id = $2 AND t.session_id IS NOT NULL`,
-      [clubId, playerId],
+        WHERE tp.club_id = $1 AND tp.player_id = $2 AND t.session_id IS NOT NULL AND ($3::uuid[] IS NULL OR t.session_id = ANY($3::uuid[]))`,
+      [clubId, playerId, sessionIds],
       decode.text('session_id'),
     );
+  }
+
+  /** The club's sessions dated (`startsAt`, else creation) at or after `at`: a statement's range and what follows it. */
+  sessionsFrom(tx: Reads, clubId: string, at: Date): Promise<SessionEntity[]> {
+    return tx.rows(`SELECT * FROM sessions WHERE club_id = $1 AND coalesce(starts_at, created_at) >= $2`, [clubId, at], decodeSession);
   }
 
   async sessions(tx: Reads, clubId: string, ids: string[]): Promise<SessionEntity[]> {

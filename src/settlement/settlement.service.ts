@@ -13,7 +13,7 @@ import { Outbox } from '../outbox/outbox';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
-import { addToVolumes, minorFromDb } from '../ledger';
+import { addPaymentToParties, minorFromDb } from '../ledger';
 import { PaymentEntity } from '../payments';
 import { SessionEntity, SessionsRepository } from '../sessions';
 import { assertPlayersInClub } from '../tables';
@@ -191,7 +191,7 @@ export class SettlementService {
       // Both written with the COMMIT, after every read above.
       this.repo.insertPayment(tx, p);
       // R6.2: the payment counts towards both parties' gross money (refused past 2^53 − 1).
-      addToVolumes(tx, auth.clubId, s.id, [{ from, to, amountMinor: dto.amountMinor }]);
+      addPaymentToParties(tx, auth.clubId, s.id, { from, to, amountMinor: dto.amountMinor });
       const payment = mapPayment(p, s.currency);
       this.outbox.emit(tx, auth.clubId, { type: 'payment.recorded', sessionId: s.id, subject: { kind: 'payment', id: p.id }, data: payment });
       return payment;
@@ -216,14 +216,10 @@ export class SettlementService {
   balances(auth: KeyAuth, q: BalancesQuery): Promise<{ items: BalanceDto[] }> {
     return this.db.read(async (tx) => {
       const party = q.playerId === undefined ? undefined : normaliseParty(q.playerId);
-      const rows = await this.repo.partySessions(tx, auth.clubId, party);
       const acc = new Map<string, { party: string; currency: string; balance: bigint }>();
-      for (const r of rows) {
+      for (const r of await this.repo.partyBalances(tx, auth.clubId, party)) {
         if (q.currency && r.currency !== q.currency) continue;
-        const key = `${r.currency}/${r.party}`;
-        const a = acc.get(key) ?? { party: r.party, currency: r.currency, balance: 0n };
-        a.balance += BigInt(r.netMinor) + BigInt(r.paidMinor) - BigInt(r.receivedMinor);
-        acc.set(key, a);
+        acc.set(`${r.currency}/${r.party}`, { party: r.party, currency: r.currency, balance: r.balanceMinor });
       }
       const names = await playerNames(
         tx,
@@ -252,11 +248,19 @@ export class SettlementService {
       if (!names.has(playerId)) throw notFound('Player');
       const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
-      const rows = await this.repo.partySessions(tx, auth.clubId, playerId);
-      const seated = await this.repo.seatedSessions(tx, auth.clubId, playerId);
+      // With a start, only the sessions from it on are read (a range's cost is the range's,
+      // whatever the history): the opening balance is the balance over every session (the
+      // party's running money) less what the sessions from the start on added. A day is
+      // read from 14 hours before its UTC midnight (the earliest any time zone starts it);
+      // the sessions of those hours that are still before it count in the opening.
+      const since = from === null ? null : 'day' in from ? new Date(Date.parse(`${from.day}T00:00:00Z`) - 14 * 3600_000) : from.at;
+      const scope = since === null ? null : await this.repo.sessionsFrom(tx, auth.clubId, since);
+      const scopeIds = scope === null ? null : scope.map((s) => s.id);
+      const rows = await this.repo.partySessions(tx, auth.clubId, playerId, scopeIds);
+      const seated = await this.repo.seatedSessions(tx, auth.clubId, playerId, scopeIds);
       const ids = [...new Set([...rows.map((r) => r.sessionId), ...seated])];
-      const sessions = await this.repo.sessions(tx, auth.clubId, ids);
-
+      const sessions = scope === null ? await this.repo.sessions(tx, auth.clubId, ids) : scope.filter((s) => ids.includes(s.id));
+      const balances = await this.repo.partyBalances(tx, auth.clubId, playerId);
       const byId = new Map(rows.map((r) => [r.sessionId, r]));
       type Place = 'before' | 'in' | 'after';
       const placeOf = (s: SessionEntity): Place => {
@@ -268,6 +272,8 @@ export class SettlementService {
       };
       const lines: Array<PlayerSessionLineDto & { at: Date }> = [];
       const totals = new Map<string, { opening: bigint; net: bigint; paid: bigint; received: bigint; all: bigint }>();
+      // The opening is the balance over every session less the sessions in the range and after it.
+      for (const b of balances) totals.set(b.currency, { opening: b.balanceMinor, net: 0n, paid: 0n, received: 0n, all: b.balanceMinor });
       for (const s of sessions) {
         const r = byId.get(s.id);
         const net = r?.netMinor ?? 0;
@@ -276,9 +282,9 @@ export class SettlementService {
         const outstanding = BigInt(net) + BigInt(paid) - BigInt(received);
         const t = totals.get(s.currency) ?? { opening: 0n, net: 0n, paid: 0n, received: 0n, all: 0n };
         totals.set(s.currency, t);
-        t.all += outstanding;
         const place = placeOf(s);
-        if (place === 'before') t.opening += outstanding;
+        if (place === 'before') continue;
+        t.opening -= outstanding;
         if (place !== 'in') continue;
         t.net += BigInt(net);
         t.paid += BigInt(paid);

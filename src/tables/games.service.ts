@@ -9,6 +9,7 @@ import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads, Tx } from '../db/tx';
 import { inBatch } from '../domain/errors';
+import type { SideIndex } from '../domain/types';
 import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
 import type { GameAction } from '../domain/game';
 import { assertMoneyTableOpen } from '../domain/money-game';
@@ -37,27 +38,14 @@ import type { NewEvent } from '../outbox/event-types';
 import { RatingChange, ratingEvents, RatingsService } from '../ratings';
 import { gameEvents, gamesWith, netsWith, tableEvent, tableFace } from './table-events';
 import { gameSummary, tableView, TableView } from './table-views';
-import { decodeGame, gameVariantOf, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
+import { decodeGame, gameVariantOf, toDomainAction, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
+import { GameStats, type StatsChange } from './game-stats';
 
 type IfMatch = number | '*' | undefined;
 
 export const TABLE_NAMES: Record<TableKind, string> = { match: 'Match', money: 'Money game', chouette: 'Chouette' };
-
-export function toDomainAction(a: ActionDto | StoredAction): GameAction {
-  if (a.type === 'finish') {
-    return {
-      type: 'finish',
-      winner: a.winner,
-      result: a.result,
-      resigned: a.resigned ?? false,
-      ...(a.checkersLeft === undefined ? {} : { checkersLeft: a.checkersLeft }),
-    };
-  }
-  if (a.type === 'double') return { type: 'double', by: a.by as string, ...(a.cubes ? { cubes: a.cubes } : {}) };
-  return { type: a.type, by: a.by as string, ...(a.cube ? { cube: a.cube } : {}) };
-}
 
 function stored(a: ActionDto, seq: number, at: Date): StoredAction {
   const s: StoredAction = { seq, type: a.type, at: at.toISOString() };
@@ -96,6 +84,8 @@ interface Finished {
   postings: Posting[];
   /** A match that ended: its players' ratings (R7.1). */
   rating?: RatingChange;
+  /** A match that ended: the side that won it. */
+  matchWinnerSide?: SideIndex;
 }
 
 /** The locked table with its game (404 without one). */
@@ -168,6 +158,7 @@ export class GamesService {
     private readonly sessions: SessionGate,
     private readonly ratings: RatingsService,
     private readonly outbox: Outbox,
+    private readonly stats: GameStats,
   ) {}
 
   /** The table locked, its session share-locked and (with a number) the game, in one round trip. */
@@ -303,11 +294,15 @@ export class GamesService {
       game.voidReason = dto.reason;
       game.voidedBy = auth.keyId;
       let rating: RatingChange | undefined;
+      // What the game (and a match it ended) counted in the players' statistics, taken back.
+      const stats: StatsChange = { games: [{ t, game }], matches: [] };
       if (tg.kind === 'match') {
         const match = tg.t;
         const finished = finishedBefore.filter((g) => g.gameNo !== gameNo);
         const score = scoreOf(match.setup, finished, penaltiesOf(match));
         if (match.status === 'finished' && score.status !== 'finished') {
+          const ended = scoreOf(match.setup, finishedBefore, penaltiesOf(match)).winnerSide;
+          if (ended !== null) stats.matches.push({ t: match, winnerSide: ended });
           // R7.1: the match is open again, so its rating change is taken back (the players read and locked now).
           rating = await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
           match.state = { ...match.state, ratings: [] };
@@ -331,6 +326,7 @@ export class GamesService {
       // The writes, with the COMMIT.
       const posted = session ? await this.ledger.post(tx, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
       if (rating) this.ratings.apply(tx, auth.clubId, rating);
+      this.stats.apply(tx, auth.clubId, stats, -1);
       const table = this.tables.save(tx, t);
       const saved = this.tables.saveGame(tx, game);
       const answer = this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
@@ -427,6 +423,7 @@ export class GamesService {
         // R7.1: the finished match rates its players (their rows read and locked now); kept on the match for a void.
         rating = await this.ratings.rate(tx, match.clubId, match, score.winnerSide);
         match.state = { ...match.state, ratings: rating.applied };
+        return { postings, rating, matchWinnerSide: score.winnerSide };
       }
     }
     return { postings, rating };
@@ -436,6 +433,9 @@ export class GamesService {
   private async settle(tx: Tx, played: Played, session: SessionEntity | null, now: Date, finished: Finished): Promise<LedgerEntryEntity[]> {
     const { t, game } = played;
     if (finished.rating) this.ratings.apply(tx, t.clubId, finished.rating);
+    // The players' statistics: the game, and the match it ended.
+    const matches = played.kind === 'match' && finished.matchWinnerSide !== undefined ? [{ t: played.t, winnerSide: finished.matchWinnerSide }] : [];
+    this.stats.apply(tx, t.clubId, { games: [{ t, game }], matches }, 1);
     if (!session) return [];
     return this.ledger.post(tx, t.clubId, session.id, t.id, game.gameNo, finished.postings, now, { players: game.players, delta: 1 });
   }

@@ -7,7 +7,8 @@
  * written back is what was read. Pure TypeScript.
  */
 import type { ChouetteGameSetup, ChouetteRules, ChouetteSeats, PlayerStake } from '../domain/chouette';
-import type { GameSetup } from '../domain/game';
+import type { GameAction, GameSetup } from '../domain/game';
+import type { ActionDto } from './tables.dto';
 import type { CubeRules, MatchRules } from '../domain/rules';
 import { GAME_VARIANTS, VARIANT_RESULTS, VARIANTS, type GameVariant, type VariantResult } from '../domain/variants';
 import type {
@@ -476,4 +477,19 @@ export function decodeAnyGame(raw: RawGame): StoredGame {
   const kind = TABLE_KINDS.find((k) => k === named);
   if (kind === undefined) throw gameField(raw.tableId, raw.gameNo).at('setup').error('the setup of a match, money or chouette game', raw.setup);
   return decodeGame(raw, kind);
+}
+
+/** An action as the rules take it (src/domain), from the request or from the stored log. */
+export function toDomainAction(a: ActionDto | StoredAction): GameAction {
+  if (a.type === 'finish') {
+    return {
+      type: 'finish',
+      winner: a.winner,
+      result: a.result,
+      resigned: a.resigned ?? false,
+      ...(a.checkersLeft === undefined ? {} : { checkersLeft: a.checkersLeft }),
+    };
+  }
+  if (a.type === 'double') return { type: 'double', by: a.by as string, ...(a.cubes ? { cubes: a.cubes } : {}) };
+  return { type: a.type, by: a.by as string, ...(a.cube ? { cube: a.cube } : {}) };
 }

@@ -24,6 +24,7 @@ import { newTableRow } from './table.entity';
 import { MatchTableRow, MoneyTableRow, StoredTable, TableKind } from './stored-state';
 import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
 import { TablesRepository, TableWithView } from './tables.repository';
+import { GameStats } from './game-stats';
 import { playerNames } from '../players';
 
 /** Creating and reading matches and money games; match penalties (R3.6). */
@@ -37,6 +38,7 @@ export class TablesService {
     private readonly sessions: SessionGate,
     private readonly ratings: RatingsService,
     private readonly outbox: Outbox,
+    private readonly stats: GameStats,
   ) {}
 
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
@@ -94,6 +96,7 @@ export class TablesService {
         rating = await this.ratings.rate(tx, auth.clubId, t, after.winnerSide);
         t.state = { ...t.state, ratings: rating.applied };
         this.ratings.apply(tx, auth.clubId, rating);
+        this.stats.apply(tx, auth.clubId, { games: [], matches: [{ t, winnerSide: after.winnerSide }] }, 1);
         const stake = matchStakePostings(setup, after.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
         if (session && stake.length) await this.ledger.post(tx, auth.clubId, session.id, t.id, null, stake, now);
       }

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import type { Row } from '../db/decode';
+import type { Tx } from '../db/tx';
+import { gameStatsRows, matchStatsRows, STATS_COUNTERS, sumStatsRows, type StatsRow } from '../domain/player-stats';
+import { GameStats, type StatsChange } from '../tables';
+import { lowerSides, STATS_COLUMNS, statsGameRow } from './stats-rows';
+
+/**
+ * A game as the statistics read it from the database (the columns of
+ * PlayerStatsRepository.finishedGames), built from the rows the command holds, so the
+ * counters a command adds are exactly those a rebuild from the stored game finds.
+ */
+function statsRowOf({ t, game }: StatsChange['games'][number]): Row {
+  const setup = t.setup as unknown as Record<string, unknown>;
+  const gameSetup = game.setup as unknown as Record<string, unknown>;
+  const players = setup.players as unknown[] | undefined;
+  const row = {
+    table_id: game.tableId,
+    game_no: game.gameNo,
+    kind: t.kind,
+    sides: t.kind === 'chouette' ? null : (setup.sides ?? [[players?.[0] ?? null], [players?.[1] ?? null]]),
+    seats: gameSetup.seatsAtStart ?? null,
+    winner_side: game.winnerSide,
+    result: game.result,
+    points: game.points,
+    variant: gameSetup.variant ?? 'backgammon',
+    actions: game.actions,
+    chouette_setup: t.kind === 'chouette' ? (gameSetup.setup ?? null) : null,
+    automatic_doubles: game.automaticDoubles,
+  };
+  // As the JSON columns come back from the database.
+  return JSON.parse(JSON.stringify(row)) as Row;
+}
+
+/** player_stats kept by the commands (see GameStats). */
+@Injectable()
+export class PlayerStatsWriter extends GameStats {
+  apply(tx: Tx, clubId: string, change: StatsChange, sign: 1 | -1): void {
+    const rows: StatsRow[] = [];
+    for (const g of change.games) rows.push(...gameStatsRows(statsGameRow(statsRowOf(g))));
+    for (const m of change.matches) {
+      const setup = m.t.setup;
+      rows.push(...matchStatsRows({ sides: lowerSides(setup.sides), winnerSide: m.winnerSide }, setup.variant ?? 'backgammon'));
+    }
+    const sums = sumStatsRows(rows, sign).filter((r) => STATS_COUNTERS.some((k) => r[k] !== 0));
+    if (sums.length === 0) return;
+    const columns = STATS_COUNTERS.map((k) => STATS_COLUMNS[k]);
+    tx.defer({
+      what: 'player statistics',
+      text: `INSERT INTO player_stats (club_id, player_id, variant, ${columns.join(', ')})
+        SELECT $1, * FROM unnest($2::uuid[], $3::text[], ${columns.map((c, j) => `$${j + 4}::${c.startsWith('points') ? 'bigint' : 'int'}[]`).join(', ')})
+        ON CONFLICT (club_id, player_id, variant) DO UPDATE SET ${columns.map((c) => `${c} = player_stats.${c} + excluded.${c}`).join(', ')}`,
+      values: [clubId, sums.map((r) => r.playerId), sums.map((r) => r.variant), ...STATS_COUNTERS.map((k) => sums.map((r) => r[k]))],
+    });
+  }
+}
