@@ -179,7 +179,12 @@ const SQL_MODELS: SqlModel[] = [
 ];
 
 /** A column's value as comparable text (bigint and numeric columns come as strings, int as numbers). */
-const scalarText = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const scalarText = (v: unknown): string | null => {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v);
+};
 
 /** Rows as comparable text, sorted. Zero rows of the SQL models left out (a game and its void leave one). */
 function canonical(rows: Row[]): string[] {
