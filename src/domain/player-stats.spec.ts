@@ -1,4 +1,20 @@
-import { computePlayerStats, gameCounts, levelOf, PlayerStatsInput, sidesOf, StatsCubeResult, StatsGame, StatsMatch, variantBreakdown, winnersOf } from './player-stats';
+import {
+  computePlayerStats,
+  gameCounts,
+  gameStatsRows,
+  levelOf,
+  matchStatsRows,
+  MoneyNet,
+  PlayerStatsInput,
+  sidesOf,
+  statsFromCounters,
+  StatsCubeResult,
+  StatsGame,
+  StatsMatch,
+  sumStatsRows,
+  variantBreakdown,
+  winnersOf,
+} from './player-stats';
 
 const money = (a: string, b: string, g: Partial<StatsGame> = {}): StatsGame => ({
   kind: 'money',
@@ -371,5 +387,58 @@ describe('R8.9: statistics per variant', () => {
     expect(variantBreakdown('m2', [g])).toEqual([{ variant: 'backgammon', gamesPlayed: 1, gamesWon: 1, gamesLost: 0, draws: 0, pointsWon: 1, pointsLost: 0 }]);
     const bg = games.slice(0, 2);
     expect(variantBreakdown('ann', bg)[0]).toMatchObject({ gamesPlayed: stats('ann', bg).gamesPlayed, gamesWon: stats('ann', bg).gamesWon });
+  });
+});
+
+describe('the statistics read model: counters per game, summed', () => {
+  const games: StatsGame[] = [
+    money('ann', 'bob', {
+      points: 2,
+      result: { result: 'gammon', resigned: false },
+      actions: [
+        { type: 'double', by: 'ann' },
+        { type: 'take', by: 'bob' },
+      ],
+    }),
+    money('ann', 'bob', {
+      winnerSide: 1,
+      points: 1,
+      result: null,
+      actions: [
+        { type: 'double', by: 'ann' },
+        { type: 'pass', by: 'bob' },
+      ],
+    }),
+    money('ann', 'bob', { variant: 'plakoto', winnerSide: null, points: 0, result: { result: 'draw', resigned: false } }),
+    money('ann', 'bob', { variant: 'long-nardy', points: 2, result: { result: 'mars', resigned: false } }),
+    chouette('ann', null, ['bob', 'cat'], { winnerSide: 0, cubes: [cube('bob', 'box', 2), cube('cat', 'member', 1, 'pass')], actions: [{ type: 'beaver', by: 'cat' }] }),
+    chouette('bob', 'cat', ['ann'], { winnerSide: 1, result: { result: 'backgammon', resigned: false }, cubes: [cube('ann', 'member', 3)] }),
+  ];
+  const matches: Array<{ match: StatsMatch; variant: string }> = [
+    { match: { sides: [['ann'], ['bob']], winnerSide: 0 }, variant: 'backgammon' },
+    { match: { sides: [['ann', 'cat'], ['bob']], winnerSide: 1 }, variant: 'tavli' },
+  ];
+  const rows = [...games.flatMap((g) => gameStatsRows(g)), ...matches.flatMap(({ match, variant }) => matchStatsRows(match, variant))];
+
+  it.each(['ann', 'bob', 'cat', 'dan'])('the sum of every game’s and match’s counters is what the whole history gives (%s)', (p) => {
+    const mine = sumStatsRows(rows).filter((r) => r.playerId === p);
+    const money: MoneyNet[] = [{ currency: 'USD', netMinor: -250 }];
+    const fromCounters = statsFromCounters(mine, money);
+    expect(fromCounters.stats).toEqual(computePlayerStats({ playerId: p, games, matches: matches.map((m) => m.match), sessionNets: [{ currency: 'USD', netMinor: -250 }] }));
+    expect(fromCounters.byVariant).toEqual(variantBreakdown(p, games));
+  });
+
+  it('a void takes back exactly what its game added', () => {
+    const added = sumStatsRows([...rows, ...gameStatsRows(games[0])]);
+    const voided = sumStatsRows([...added, ...sumStatsRows(gameStatsRows(games[0]), -1)]);
+    expect(voided).toEqual(sumStatsRows(rows));
+  });
+
+  it('counts a match under its table’s variant, with no games (a Tavli match’s games are Portes, Plakoto or Fevga)', () => {
+    expect(matchStatsRows(matches[1].match, 'tavli')).toEqual([
+      expect.objectContaining({ playerId: 'ann', variant: 'tavli', matchesPlayed: 1, matchesWon: 0, gamesPlayed: 0 }),
+      expect.objectContaining({ playerId: 'bob', variant: 'tavli', matchesPlayed: 1, matchesWon: 1, gamesPlayed: 0 }),
+      expect.objectContaining({ playerId: 'cat', variant: 'tavli', matchesPlayed: 1, matchesWon: 0, gamesPlayed: 0 }),
+    ]);
   });
 });
