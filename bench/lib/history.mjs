@@ -14,6 +14,25 @@ const NIGHTS = 13;
 /** Copies added by SQL: 1 + 99 copies of ~1,000 games ≈ 100,000 finished games (BENCH_HISTORY_COPIES for a quick try). */
 const COPIES = Math.round(envNumber('BENCH_HISTORY_COPIES', 99, 1, 999));
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The counters of player_stats, each multiplied by the copies. */
+const STATS_COLUMNS = [
+  'games_played',
+  'games_won',
+  'games_lost',
+  'draws',
+  'points_won',
+  'points_lost',
+  'gammons_won',
+  'gammons_lost',
+  'backgammons_won',
+  'backgammons_lost',
+  'doubles',
+  'takes',
+  'passes',
+  'beavers',
+  'matches_played',
+  'matches_won',
+];
 
 /**
  * Plays `count` whole games on one table, one after the other.
@@ -110,9 +129,11 @@ async function seed(api) {
  * @param {string} last  the last night's session
  */
 function reads(r, last) {
+  // The statement of the last week: what a player asks for (the whole history returns every session, and grows with it).
+  const week = new Date(Date.now() - 6 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   return {
     player: `/v1/players/${r}`,
-    statement: `/v1/players/${r}/statement`,
+    statement: `/v1/players/${r}/statement?from=${week}`,
     balances: '/v1/balances',
     ratings: '/v1/ratings',
     standings: `/v1/sessions/${last}/standings`,
@@ -228,8 +249,8 @@ async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
       ],
       [
         'table_players',
-        `INSERT INTO table_players (club_id, table_id, player_id)
-         SELECT p.club_id, ${id('p.table_id')}, p.player_id FROM table_players p CROSS JOIN copies c WHERE p.club_id = $1`,
+        `INSERT INTO table_players (club_id, table_id, player_id, kind, status)
+         SELECT p.club_id, ${id('p.table_id')}, p.player_id, p.kind, p.status FROM table_players p CROSS JOIN copies c WHERE p.club_id = $1`,
       ],
       [
         'games',
@@ -267,15 +288,25 @@ async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
         `INSERT INTO team_event_boards (club_id, event_id, board_no, match_id)
          SELECT b.club_id, ${id('b.event_id')}, b.board_no, ${id('b.match_id')} FROM team_event_boards b CROSS JOIN copies c WHERE b.club_id = $1`,
       ],
-      // Every copy moves the same money again: each party's gross grows by the same amount per copy.
-      ['party_volumes', `UPDATE party_volumes SET gross_minor = gross_minor * (1 + $2::integer) WHERE club_id = $1`],
+      // Every copy moves the same money and plays the same games again: each party's money,
+      // each player's counters and rated matches grow by the same amount per copy.
+      [
+        'party_volumes',
+        `UPDATE party_volumes SET gross_minor = gross_minor * (1 + $2::integer), net_minor = net_minor * (1 + $2::integer),
+                paid_minor = paid_minor * (1 + $2::integer), received_minor = received_minor * (1 + $2::integer) WHERE club_id = $1`,
+      ],
+      [
+        'player_stats',
+        `UPDATE player_stats SET ${STATS_COLUMNS.map((c) => `${c} = ${c} * (1 + $2::integer)`).join(', ')} WHERE club_id = $1`,
+      ],
+      ['players', `UPDATE players SET rated_matches = rated_matches * (1 + $2::integer) WHERE club_id = $1`],
     ];
     // Parents first, for the foreign keys. Each statement reads only the table it copies
     // into, which holds no copies yet (a statement does not see its own inserts), so
     // every original row is copied exactly `copies` times.
     for (const [table, sql] of steps) {
       const t = now();
-      const res = await db.query(sql, table === 'party_volumes' ? [clubId, copies] : [clubId]);
+      const res = await db.query(sql, ['party_volumes', 'player_stats', 'players'].includes(table) ? [clubId, copies] : [clubId]);
       log(`history: ${table}: ${res.rowCount} rows in ${((now() - t) / 1000).toFixed(1)} s`);
     }
     firstCopy = await db.query(`SELECT pg_temp.clone_id($1, 1, ${nights * DAY_MS}) AS id`, [check]);
@@ -339,6 +370,12 @@ export async function history({ client, adminToken, baseUrl, ownerUrl, warmup = 
       }
     }
     log(`history: the first copy of the last night has the original's settlement and standings`);
+    // And the read models the copy multiplied are what a rebuild from the copied history gives.
+    t = now();
+    const { rebuildClub } = await import(new URL('../../dist/src/player-stats/rebuild.js', import.meta.url).href);
+    const found = await rebuildClub(owner, clubId, 'check');
+    if (found.length > 0) throw new Error(`history: the read models differ from a rebuild of the copied history:\n${found.join('\n')}`);
+    log(`history: the read models equal a rebuild from the ${games100k} games (checked in ${((now() - t) / 1000).toFixed(1)} s)`);
     const at100k = await medians(baseUrl, api.token, paths, { warmup, measured });
     return { at1k, at100k, games1k, games100k, seedSeconds, cloneSeconds };
   } finally {
