@@ -139,10 +139,12 @@ function reads(r, last) {
     standings: `/v1/sessions/${last}/standings`,
     settlement: `/v1/sessions/${last}/settlement`,
     session_games: `/v1/sessions/${last}/games`,
-    money_games: '/v1/money-games?limit=50',
-    matches: `/v1/matches?playerId=${r}`,
-    chouettes: '/v1/chouettes',
-    team_events: '/v1/team-events',
+    // Lists by pages of 10, full at both sizes (13 nights already hold more of each kind), so
+    // both sizes return the same amount.
+    money_games: '/v1/money-games?limit=10',
+    matches: `/v1/matches?playerId=${r}&limit=10`,
+    chouettes: '/v1/chouettes?limit=10',
+    team_events: '/v1/team-events?limit=10',
     events: '/v1/events?limit=100',
   };
 }
