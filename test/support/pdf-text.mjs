@@ -5,22 +5,10 @@
 // (left to right) and baselines become lines (top to bottom), so a table row
 // reads as one line.
 import { readFileSync } from 'node:fs';
-
-// pdfjs-dist 6 targets Node >= 22; its legacy build polyfills everything it
-// needs on Node 20 except Promise.withResolvers.
-if (typeof Promise.withResolvers !== 'function') {
-  Promise.withResolvers = function withResolvers() {
-    let resolve;
-    let reject;
-    const promise = new this((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    return { promise, resolve, reject };
-  };
-}
-
-const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+// The legacy build: it brings its own polyfills (Promise.withResolvers and the
+// like), so it runs on Node 20. pdfjs-dist stays on 5.6, the last release whose
+// engines admit Node 20.
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 const file = process.argv[2];
 const data = new Uint8Array(file && file !== '-' ? readFileSync(file) : readFileSync(0));
