@@ -1212,7 +1212,7 @@ export interface components {
              * @description finish: the loser resigned at that level (R1.4).
              * @default false
              */
-            resigned: boolean;
+            resigned?: boolean;
             /**
              * @description finish: how the game ended, one of its variant's results: backgammon `single` | `gammon` | `backgammon` (R1.1); long nardy `oin` (1) | `mars` (2) (R8.1); Portes and Fevga `single` | `gammon` (R8.2, R8.4); Plakoto `single` | `gammon` | `mother` (2) | `draw` (0, no winner) (R8.3); Tavla 31 leaves it out and sends `checkersLeft` (R8.6). Another variant's result is refused with RESULT_NOT_IN_VARIANT (R8.10).
              * @enum {string}
@@ -1386,49 +1386,49 @@ export interface components {
              * @description R2.7 automatic doubles allowed per game.
              * @default 0
              */
-            automaticDoubles: number;
+            automaticDoubles?: number;
             /**
              * @description R1.2 what a backgammon counts.
              * @default 3
              * @enum {integer}
              */
-            backgammonMultiplier: 2 | 3;
+            backgammonMultiplier?: 2 | 3;
             /**
              * @description R2.4 beavers.
              * @default false
              */
-            beavers: boolean;
+            beavers?: boolean;
             /**
              * @description R2.2 highest cube value, a power of two; null: no limit.
              * @default 64
              */
-            cubeLimit: number | null;
+            cubeLimit?: number | null;
             /**
              * @description R5.3 one cube per member, or the classic single team cube.
              * @default per-member
              * @enum {string}
              */
-            cubes: "per-member" | "single";
+            cubes?: "per-member" | "single";
             /**
              * @description R1.5 Jacoby rule.
              * @default true
              */
-            jacoby: boolean;
+            jacoby?: boolean;
             /**
              * @description R5.9 seated players from which the box takes a partner; null: never.
              * @default null
              */
-            partnerFrom: number | null;
+            partnerFrom?: number | null;
             /**
              * @description R5.9 the partner's percentage of the box's money for each game.
              * @default 50
              */
-            partnerShare: number;
+            partnerShare?: number;
             /**
              * @description R2.5 raccoons (need beavers).
              * @default false
              */
-            raccoons: boolean;
+            raccoons?: boolean;
         };
         ChouetteRulesStateDto: {
             automaticDoubles: number;
@@ -1513,7 +1513,7 @@ export interface components {
              * @default USD
              * @example EUR
              */
-            currency: string;
+            currency?: string;
             /** @example Riverside Backgammon Club */
             name: string;
             /**
@@ -1521,7 +1521,7 @@ export interface components {
              * @default UTC
              * @example Europe/Berlin
              */
-            timezone: string;
+            timezone?: string;
         };
         CreatedApiKeyDto: {
             /** Format: date-time */
@@ -1619,7 +1619,7 @@ export interface components {
              * @default backgammon
              * @enum {string}
              */
-            variant: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
+            variant?: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
         };
         CreateMoneyGameDto: {
             /** @description The two players (R4.1). */
@@ -1637,7 +1637,7 @@ export interface components {
              * @default backgammon
              * @enum {string}
              */
-            variant: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
+            variant?: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
         };
         CreatePaymentDto: {
             /**
@@ -1657,7 +1657,7 @@ export interface components {
              * @description Match points played, for the K factor of R7.
              * @default 0
              */
-            experience: number;
+            experience?: number;
             /** @example Anna Schmidt */
             name: string;
             /** @example Annie */
@@ -1666,7 +1666,7 @@ export interface components {
              * @description Club rating carried over from another system (R7).
              * @default 1500
              */
-            rating: number;
+            rating?: number;
         };
         CreateSessionDto: {
             /**
@@ -1681,7 +1681,7 @@ export interface components {
              * @default 0
              * @example 2.5
              */
-            rakePercent: number;
+            rakePercent?: number;
             /**
              * Format: date-time
              * @description When the meeting starts (RFC 3339).
@@ -1718,7 +1718,7 @@ export interface components {
              * @default backgammon
              * @enum {string}
              */
-            variant: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
+            variant?: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
         };
         CreateWebhookDto: {
             /** @example Club website scoreboard */
@@ -2017,44 +2017,44 @@ export interface components {
              * @description R2.7 automatic doubles allowed per game.
              * @default 0
              */
-            automaticDoubles: number;
+            automaticDoubles?: number;
             /**
              * @description R1.2 what a backgammon counts.
              * @default 3
              * @enum {integer}
              */
-            backgammonMultiplier: 2 | 3;
+            backgammonMultiplier?: 2 | 3;
             /**
              * @description R2.4 beavers.
              * @default false
              */
-            beavers: boolean;
+            beavers?: boolean;
             /**
              * @description R3.4 Crawford rule.
              * @default true
              */
-            crawford: boolean;
+            crawford?: boolean;
             /**
              * @description R2.2 highest cube value, a power of two; null: no limit.
              * @default 64
              */
-            cubeLimit: number | null;
+            cubeLimit?: number | null;
             /**
              * @description R3.5 dead cube: refuse a double that cannot matter, or allow it.
              * @default refuse
              * @enum {string}
              */
-            deadCube: "refuse" | "allow";
+            deadCube?: "refuse" | "allow";
             /**
              * @description R1.5 Jacoby rule.
              * @default true
              */
-            jacoby: boolean;
+            jacoby?: boolean;
             /**
              * @description R2.5 raccoons (need beavers).
              * @default false
              */
-            raccoons: boolean;
+            raccoons?: boolean;
         };
         MatchRulesStateDto: {
             automaticDoubles: number;
@@ -2123,43 +2123,43 @@ export interface components {
              * @description R2.7 automatic doubles allowed per game.
              * @default 0
              */
-            automaticDoubles: number;
+            automaticDoubles?: number;
             /**
              * @description R1.2 what a backgammon counts.
              * @default 3
              * @enum {integer}
              */
-            backgammonMultiplier: 2 | 3;
+            backgammonMultiplier?: 2 | 3;
             /**
              * @description R2.4 beavers.
              * @default false
              */
-            beavers: boolean;
+            beavers?: boolean;
             /**
              * @description R8.1 long nardy only: play with the doubling cube. Refused switched on in any other variant (R8.10).
              * @default false
              */
-            cube: boolean;
+            cube?: boolean;
             /**
              * @description R2.2 highest cube value, a power of two; null: no limit.
              * @default 64
              */
-            cubeLimit: number | null;
+            cubeLimit?: number | null;
             /**
              * @description R1.5 Jacoby rule.
              * @default true
              */
-            jacoby: boolean;
+            jacoby?: boolean;
             /**
              * @description R2.5 raccoons (need beavers).
              * @default false
              */
-            raccoons: boolean;
+            raccoons?: boolean;
             /**
              * @description R4.4: the table finishes when, after a finished game, one player's points total exceeds the other's by at least this many points; null: never.
              * @default null
              */
-            stopAtLead: number | null;
+            stopAtLead?: number | null;
         };
         MoneyGameRulesStateDto: {
             automaticDoubles: number;
@@ -2677,7 +2677,7 @@ export interface components {
              * @description R2.7: automatic doubles that happened on the opening roll.
              * @default 0
              */
-            automaticDoubles: number;
+            automaticDoubles?: number;
         };
         StatementDto: {
             /**
@@ -2934,49 +2934,49 @@ export interface components {
              * @description R2.7 automatic doubles allowed per game.
              * @default 0
              */
-            automaticDoubles: number;
+            automaticDoubles?: number;
             /**
              * @description R1.2 what a backgammon counts.
              * @default 3
              * @enum {integer}
              */
-            backgammonMultiplier: 2 | 3;
+            backgammonMultiplier?: 2 | 3;
             /**
              * @description R2.4 beavers.
              * @default false
              */
-            beavers: boolean;
+            beavers?: boolean;
             /**
              * @description R3.4 Crawford rule.
              * @default true
              */
-            crawford: boolean;
+            crawford?: boolean;
             /**
              * @description R8.1 long nardy only: play with the doubling cube (Crawford and dead cube then apply). Refused switched on in any other variant (R8.10).
              * @default false
              */
-            cube: boolean;
+            cube?: boolean;
             /**
              * @description R2.2 highest cube value, a power of two; null: no limit.
              * @default 64
              */
-            cubeLimit: number | null;
+            cubeLimit?: number | null;
             /**
              * @description R3.5 dead cube: refuse a double that cannot matter, or allow it.
              * @default refuse
              * @enum {string}
              */
-            deadCube: "refuse" | "allow";
+            deadCube?: "refuse" | "allow";
             /**
              * @description R1.5 Jacoby rule.
              * @default true
              */
-            jacoby: boolean;
+            jacoby?: boolean;
             /**
              * @description R2.5 raccoons (need beavers).
              * @default false
              */
-            raccoons: boolean;
+            raccoons?: boolean;
         };
         VariantMatchRulesStateDto: {
             automaticDoubles: number;
