@@ -133,7 +133,7 @@ async function main() {
   /** @type {Record<string, string>} */
   const id = {};
   for (const name of ['Anna', 'Ben', 'Cleo', 'Dan', 'Eva', 'Finn']) {
-    const player = await expectStatus(tablet.POST('/v1/players', { body: { name: `${name} ${club.id.slice(-4)}`, nickname: name } }), 201);
+    const player = await expectStatus(tablet.POST('/v1/players', { body: { name } }), 201);
     id[name] = player.id;
   }
   const nameOf = Object.fromEntries(Object.entries(id).map(([name, playerId]) => [playerId, name]));
@@ -303,7 +303,7 @@ async function main() {
   const csv = await expectStatus(tablet.GET('/v1/sessions/{id}/settlement', { params: { path: { id: sessionId } }, headers: { Accept: 'text/csv' }, parseAs: 'text' }), 200);
   check(
     'CSV names every player',
-    Object.keys(id).filter((name) => !csv.includes(`${name} ${club.id.slice(-4)}`)),
+    Object.keys(id).filter((name) => !csv.includes(name)),
     [],
   );
   writeFileSync(join(out, 'statement.csv'), csv);
