@@ -1,4 +1,5 @@
-// ESLint over the TypeScript of src, migrations and test, with typescript-eslint's type-checked rules.
+// ESLint over the TypeScript of src, migrations and test, with typescript-eslint's type-checked rules,
+// and over the plain ESM of examples (ESLint's recommended rules; tsc checks their types, examples/tsconfig.json).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -18,6 +19,15 @@ export default tseslint.config(
     rules: {
       // A leading underscore marks a parameter or element kept for its position only.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['examples/**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: {
+      sourceType: 'module',
+      // Node's globals the examples use (the `globals` package is not a dependency).
+      globals: Object.fromEntries(['process', 'console', 'Buffer', 'URL', 'fetch', 'Response'].map((name) => [name, 'readonly'])),
     },
   },
   {
