@@ -19,7 +19,7 @@ export class HealthController {
 
   @Get('health')
   @Public()
-  @ApiOperation({ summary: 'Liveness and database ping (no token needed)' })
+  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness and database ping (no token needed)' })
   @ApiOkResponse({ type: HealthDto, description: 'The service and its database are up.' })
   @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database does not answer.' })
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthDto> {
