@@ -56,11 +56,12 @@ const GAME_EXAMPLES: Record<TableKind, { start: BodyExamples; action: BodyExampl
   money: {
     start: {
       next: { summary: 'Start the next game', value: {} },
-      automaticDouble: { summary: 'The opening roll was a double: one automatic double (R2.7)', value: { automaticDoubles: 1 } },
+      automaticDouble: { summary: 'The opening roll was a double: one automatic double, on a table that allows them (R2.7)', value: { automaticDoubles: 1 } },
     },
     action: {
       double: { summary: 'Anna doubles', value: { type: 'double', by: anna } },
-      beaver: { summary: 'Ben beavers: he keeps the cube, doubled again (R2.4)', value: { type: 'beaver', by: ben } },
+      beaver: { summary: 'Ben beavers: he keeps the cube at four times its value, and Anna must answer (R2.4)', value: { type: 'beaver', by: ben } },
+      takeBeaver: { summary: "Anna takes Ben's beaver", value: { type: 'take', by: anna } },
       take: { summary: 'Ben takes', value: { type: 'take', by: ben } },
       finish: { summary: 'Ben wins a backgammon', value: { type: 'finish', winner: ben, result: 'backgammon' } },
     },

@@ -136,8 +136,8 @@ export class MoneyGamesController {
         value: { sessionId: session, players: [anna, ben], stakeMinor: 100, rules: { jacoby: true, beavers: true, cubeLimit: 64 } },
       },
       automaticDoubles: {
-        summary: 'At 0.50 a point, with one automatic double per game (R2.7)',
-        value: { sessionId: session, players: [carla, dmitri], stakeMinor: 50, rules: { automaticDoubles: 1 } },
+        summary: 'Anna and Ben at 0.50 a point, with one automatic double per game (R2.7)',
+        value: { sessionId: session, players: [anna, ben], stakeMinor: 50, rules: { automaticDoubles: 1 } },
       },
     },
   })
