@@ -186,7 +186,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addTag('Webhooks', "The club's events POSTed to owners' URLs, signed (Standard Webhooks), retried, and logged.")
     // addSecurity, not addBearerAuth: that one labels the scheme `bearerFormat: 'JWT'` by
     // default, and neither an API key (bgk_…) nor the operator token is a JWT.
-    .addSecurity('bearer', { type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…, an opaque token) or, for POST /v1/clubs, the operator token.' })
+    .addSecurity('bearer', { type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…) or, for POST /v1/clubs, the operator token.' })
     .build();
   // Every handler names its operationId in @ApiOperation (lowerCamelCase verb and noun,
   // test/unit/openapi-operations.spec.ts): they are what client generators name methods by.
