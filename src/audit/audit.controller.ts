@@ -12,7 +12,7 @@ export class AuditController {
 
   @Get()
   @MinRole('owner')
-  @ApiOperation({ summary: 'Who did what: every successful command of the club, by API key or the operator, oldest first' })
+  @ApiOperation({ operationId: 'listAuditEntries', summary: 'Who did what: every successful command of the club, by API key or the operator, oldest first' })
   @ApiOkResponse({ type: PageOf(AuditEntryDto) })
   list(@ClubKey() auth: KeyAuth, @Query() q: AuditQuery) {
     return this.audit.list(auth, q);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole, OperatorOnly } from '../common/auth';
 import { ApiProblem } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
@@ -18,7 +18,14 @@ export class ClubsController {
 
   @Post('clubs')
   @OperatorOnly()
-  @ApiOperation({ summary: 'Create a club (operator token)', description: 'Answers the club and its first API key (role owner). The token is shown only here.' })
+  @ApiOperation({ operationId: 'createClub', summary: 'Create a club (operator token)', description: 'Answers the club and its first API key (role owner). The token is shown only here.' })
+  @ApiBody({
+    type: CreateClubDto,
+    examples: {
+      club: { summary: 'A club in Berlin that keeps its money in euros', value: { name: 'Riverside Backgammon Club', currency: 'EUR', timezone: 'Europe/Berlin' } },
+      nameOnly: { summary: 'A name only: USD and UTC', value: { name: 'Harbour Backgammon Society' } },
+    },
+  })
   @ApiCreatedResponse({ type: CreatedClubDto })
   create(@Command() cmd: CommandContext, @Body() dto: CreateClubDto) {
     return this.clubs.create(cmd, dto);
@@ -26,7 +33,7 @@ export class ClubsController {
 
   @Get('club')
   @MinRole('viewer')
-  @ApiOperation({ summary: 'The club of the calling key' })
+  @ApiOperation({ operationId: 'getClub', summary: 'The club of the calling key' })
   @ApiOkResponse({ type: ClubDto })
   get(@ClubKey() auth: KeyAuth) {
     return this.clubs.get(auth);
@@ -34,7 +41,14 @@ export class ClubsController {
 
   @Patch('club')
   @MinRole('owner')
-  @ApiOperation({ summary: 'Change the club (name, default currency, time zone)' })
+  @ApiOperation({ operationId: 'updateClub', summary: 'Change the club (name, default currency, time zone)' })
+  @ApiBody({
+    type: UpdateClubDto,
+    examples: {
+      rename: { summary: 'A new name', value: { name: 'Riverside Backgammon & Tavla Club' } },
+      move: { summary: 'Another time zone and currency for new sessions', value: { currency: 'CHF', timezone: 'Europe/Zurich' } },
+    },
+  })
   @ApiOkResponse({ type: ClubDto })
   @ApiProblem(412, 'If-Match does not name the current version (VERSION_MISMATCH).')
   update(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: UpdateClubDto) {
@@ -43,7 +57,14 @@ export class ClubsController {
 
   @Post('api-keys')
   @MinRole('owner')
-  @ApiOperation({ summary: 'Create an API key', description: 'The token is shown only in this answer; only its hash is stored.' })
+  @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key', description: 'The token is shown only in this answer; only its hash is stored.' })
+  @ApiBody({
+    type: CreateApiKeyDto,
+    examples: {
+      scorer: { summary: "A scorer's key for the tablet at table 3", value: { name: 'Scorer tablet, table 3', role: 'scorer' } },
+      viewer: { summary: 'A read-only key for the scoreboard screen', value: { name: 'Scoreboard screen', role: 'viewer' } },
+    },
+  })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   createKey(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Body() dto: CreateApiKeyDto) {
     return this.clubs.createKey(cmd, auth, dto);
@@ -51,7 +72,7 @@ export class ClubsController {
 
   @Get('api-keys')
   @MinRole('owner')
-  @ApiOperation({ summary: "List the club's API keys (never their tokens)" })
+  @ApiOperation({ operationId: 'listApiKeys', summary: "List the club's API keys (never their tokens)" })
   @ApiOkResponse({ type: ApiKeyPage })
   listKeys(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
     return this.clubs.listKeys(auth, q.limit ?? 50, q.cursor);
@@ -60,7 +81,7 @@ export class ClubsController {
   @Delete('api-keys/:id')
   @MinRole('owner')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an API key, at once' })
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key, at once' })
   @ApiNoContentResponse({ description: 'Revoked (also when it already was).' })
   @ApiProblem(404, 'No such key in this club (NOT_FOUND).')
   @ApiProblem(422, "The club's last working owner key (LAST_OWNER_KEY).")

@@ -181,3 +181,6 @@ export const GAME_PLAY_REFUSALS = [
   'NO_CUBE_IN_VARIANT',
   'TABLE_FINISHED',
 ] as const satisfies readonly DomainErrorCode[];
+
+/** The ids the request body examples use (kept apart, without Nest, so the tests can read them). */
+export { EXAMPLE_ID } from './example-ids';

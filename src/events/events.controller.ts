@@ -38,6 +38,7 @@ export class EventsController {
   @Get()
   @MinRole('viewer')
   @ApiOperation({
+    operationId: 'listEvents',
     summary: "The club's events after a place in the log, oldest first",
     description:
       'Every change a client could show is an event, written in the transaction of the change. A page holds only events that can no longer be preceded by another: resuming with `after` = `nextCursor` never misses one, even one whose transaction committed after a later-numbered one. Events are kept at least 30 days.',
@@ -50,7 +51,7 @@ export class EventsController {
 
   @Get('stream')
   @MinRole('viewer')
-  @ApiOperation({ summary: "The club's events, live (server-sent events)", description: FRAMES })
+  @ApiOperation({ operationId: 'streamEvents', summary: "The club's events, live (server-sent events)", description: FRAMES })
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The id of the last event received: the stream resumes after it. Sent by EventSource when it reconnects.' })
   @ApiResponse({

@@ -19,9 +19,9 @@ export class HealthController {
 
   @Get('health')
   @Public()
-  @ApiOperation({ summary: 'Liveness and database ping (no token needed)' })
-  @ApiOkResponse({ type: HealthDto, description: 'The service and its database are up.' })
-  @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database does not answer.' })
+  @ApiOperation({ operationId: 'getHealth', summary: 'Liveness and database ping (no token needed)' })
+  @ApiOkResponse({ type: HealthDto, description: 'The service and its database are up.', example: { status: 'ok', database: 'up' } })
+  @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database does not answer.', example: { status: 'unavailable', database: 'down' } })
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthDto> {
     const up = await Promise.race([
       this.db.once

@@ -184,11 +184,13 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addTag('Chouettes', 'The box against a team, per-member or single cubes, rotation, joining and leaving (R5).')
     .addTag('Events', 'Every change as an event: pages of the log, and a live stream of server-sent events.')
     .addTag('Webhooks', "The club's events POSTed to owners' URLs, signed (Standard Webhooks), retried, and logged.")
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…) or, for POST /v1/clubs, the operator token.' }, 'bearer')
+    // addSecurity, not addBearerAuth: that one labels the scheme `bearerFormat: 'JWT'` by
+    // default, and neither an API key (bgk_…) nor the operator token is a JWT.
+    .addSecurity('bearer', { type: 'http', scheme: 'bearer', description: 'A club API key (bgk_…) or, for POST /v1/clubs, the operator token.' })
     .build();
-  const doc = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controllerKey: string, methodKey: string) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
-  });
+  // Every handler names its operationId in @ApiOperation (lowerCamelCase verb and noun,
+  // test/unit/openapi-operations.spec.ts): they are what client generators name methods by.
+  const doc = SwaggerModule.createDocument(app, config);
   addStandardProblems(doc);
   describeProblems(doc);
   markIntegers(doc);

@@ -11,7 +11,11 @@ export class RatingsController {
 
   @Get()
   @MinRole('viewer')
-  @ApiOperation({ summary: 'Club ratings, best first (R7.1)', description: "Every finished match rates its players by the FIBS formula; a pair plays the other side's average (R3.7)." })
+  @ApiOperation({
+    operationId: 'listRatings',
+    summary: 'Club ratings, best first (R7.1)',
+    description: "Every finished match rates its players by the FIBS formula; a pair plays the other side's average (R3.7).",
+  })
   @ApiOkResponse({ type: PageOf(RatingDto) })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
     return this.ratings.list(auth, q.limit ?? 50, q.cursor);

@@ -1,12 +1,12 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
 import { CsvQuery } from '../common/csv-query';
-import { ApiProblem, ApiRefusals, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
+import { ApiProblem, ApiRefusals, EXAMPLE_ID, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -29,7 +29,7 @@ export class SessionMoneyController {
 
   @Get('ledger')
   @MinRole('viewer')
-  @ApiOperation({ summary: "The session's ledger entries, in the order posted (R6.3, R6.4)" })
+  @ApiOperation({ operationId: 'listSessionLedgerEntries', summary: "The session's ledger entries, in the order posted (R6.3, R6.4)" })
   @ApiOkResponse({ type: LedgerPage })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   ledger(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: LedgerQuery) {
@@ -40,6 +40,7 @@ export class SessionMoneyController {
   @ApiRefusals('INVALID_PARTY', 'DUPLICATE_PARTY', 'UNBALANCED')
   @MinRole('viewer')
   @ApiOperation({
+    operationId: 'getSessionStatement',
     summary: 'The settlement statement: nets, house, payments and who pays whom (R6.5)',
     description:
       "JSON by default (times RFC 3339 UTC); `Accept: text/csv` answers the same statement as CSV (one header row, a `record` column: session, player, house, payment, transfer, total; every minor-unit amount also in major units as exact decimal text with the currency's ISO 4217 digits, in the columns `net`, `paid`, `received`, `outstanding`, `amount`; times RFC 3339 in the club's time zone with their offset; `?bom=1` puts a UTF-8 byte-order mark first), `Accept: application/pdf` as a printable A4 PDF (names in any script: Latin, Greek, Cyrillic, Chinese, Japanese, Korean, Arabic, Hebrew; times in the club's time zone with their offset, the zone named in the header). Available open or closed; recomputed from the same ledger in the same club time zone it is byte-identical.",
@@ -83,8 +84,16 @@ export class SessionMoneyController {
   @ApiRefusals('SAME_PARTY', 'UNKNOWN_PLAYER', 'AMOUNT_OUT_OF_RANGE')
   @MinRole('scorer')
   @ApiOperation({
+    operationId: 'recordSessionPayment',
     summary: 'Record cash handed over (R6.6)',
     description: 'Against an open or a closed session. `from`/`to` are player ids or `"house"`. Payments are never changed: a mistake is corrected by a payment the other way.',
+  })
+  @ApiBody({
+    type: CreatePaymentDto,
+    examples: {
+      settle: { summary: 'Anna pays Ben 15.00 in cash', value: { from: EXAMPLE_ID.anna, to: EXAMPLE_ID.ben, amountMinor: 1500, note: 'cash at the bar' } },
+      rake: { summary: 'Ben pays the house its rake of 2.50 (R6.4)', value: { from: EXAMPLE_ID.ben, to: 'house', amountMinor: 250, note: null } },
+    },
   })
   @ApiCreatedResponse({ type: PaymentDto })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
@@ -95,7 +104,7 @@ export class SessionMoneyController {
 
   @Get('payments')
   @MinRole('viewer')
-  @ApiOperation({ summary: 'The payments recorded against the session, in the order recorded (R6.6)' })
+  @ApiOperation({ operationId: 'listSessionPayments', summary: 'The payments recorded against the session, in the order recorded (R6.6)' })
   @ApiOkResponse({ type: PaymentPage })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   payments(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListQuery) {
@@ -111,6 +120,7 @@ export class BalancesController {
   @Get('balances')
   @MinRole('viewer')
   @ApiOperation({
+    operationId: 'listBalances',
     summary: 'Outstanding balances per player and currency, across sessions (R6.6)',
     description:
       'net + paid − received over every session; positive: is owed. The house account appears as `"house"`. Every party with any entry or payment is listed, square ones too, unless `outstanding=true`.',
@@ -124,6 +134,7 @@ export class BalancesController {
   @Get('players/:id/statement')
   @MinRole('viewer')
   @ApiOperation({
+    operationId: 'getPlayerStatement',
     summary: "A player's money across sessions: per-session nets, payments, balance (R6.6)",
     description: "`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant.",
   })

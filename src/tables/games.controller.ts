@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Type } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
-import { ApiProblem, ApiRefusals, GAME_PLAY_REFUSALS, MONEY_WRITE_422 } from '../common/openapi';
+import { ApiProblem, ApiRefusals, EXAMPLE_ID, GAME_PLAY_REFUSALS, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -21,13 +21,84 @@ const gameNo = () =>
     }),
   );
 
+const { anna, ben, carla, dmitri } = EXAMPLE_ID;
+
+type BodyExamples = Record<string, { summary: string; value: object }>;
+
+/**
+ * The request examples of a kind of table: starting a game (alone, or the whole game
+ * recorded after the fact) and its actions. Anna and Ben play the match and the money
+ * game; in the chouette Anna is the box, Ben the captain, Carla and Dmitri the team.
+ */
+const GAME_EXAMPLES: Record<TableKind, { start: BodyExamples; action: BodyExamples }> = {
+  match: {
+    start: {
+      next: { summary: 'Start the next game', value: {} },
+      afterTheFact: {
+        summary: 'Record a whole game at once: Anna doubles, Ben takes, Anna wins a gammon',
+        value: {
+          actions: [
+            { type: 'double', by: anna },
+            { type: 'take', by: ben },
+            { type: 'finish', winner: anna, result: 'gammon' },
+          ],
+        },
+      },
+    },
+    action: {
+      double: { summary: 'Anna doubles', value: { type: 'double', by: anna } },
+      take: { summary: 'Ben takes', value: { type: 'take', by: ben } },
+      pass: { summary: 'Ben passes: Anna wins the game at the cube value', value: { type: 'pass', by: ben } },
+      finish: { summary: 'Anna wins a gammon', value: { type: 'finish', winner: anna, result: 'gammon' } },
+      resigned: { summary: 'Ben resigns a single game to Anna (R1.4)', value: { type: 'finish', winner: anna, result: 'single', resigned: true } },
+    },
+  },
+  money: {
+    start: {
+      next: { summary: 'Start the next game', value: {} },
+      automaticDouble: { summary: 'The opening roll was a double: one automatic double, on a table that allows them (R2.7)', value: { automaticDoubles: 1 } },
+    },
+    action: {
+      double: { summary: 'Anna doubles', value: { type: 'double', by: anna } },
+      beaver: { summary: 'Ben beavers: he keeps the cube at four times its value, and Anna must answer (R2.4)', value: { type: 'beaver', by: ben } },
+      takeBeaver: { summary: "Anna takes Ben's beaver", value: { type: 'take', by: anna } },
+      take: { summary: 'Ben takes', value: { type: 'take', by: ben } },
+      finish: { summary: 'Ben wins a backgammon', value: { type: 'finish', winner: ben, result: 'backgammon' } },
+    },
+  },
+  chouette: {
+    start: {
+      next: { summary: 'Start the next game', value: {} },
+      afterTheFact: {
+        summary: 'Record a whole game at once: the box doubles Carla and Dmitri, Carla takes, Dmitri passes, the box wins',
+        value: {
+          actions: [
+            { type: 'double', by: anna, cubes: [carla, dmitri] },
+            { type: 'take', by: carla, cube: carla },
+            { type: 'pass', by: dmitri, cube: dmitri },
+            { type: 'finish', winner: anna, result: 'single' },
+          ],
+        },
+      },
+    },
+    action: {
+      double: { summary: "The box (Anna) doubles Carla's and Dmitri's cubes (R5.3)", value: { type: 'double', by: anna, cubes: [carla, dmitri] } },
+      take: { summary: 'Carla takes her cube', value: { type: 'take', by: carla, cube: carla } },
+      pass: { summary: 'Dmitri passes his cube', value: { type: 'pass', by: dmitri, cube: dmitri } },
+      finish: { summary: 'The team wins a gammon', value: { type: 'finish', winner: ben, result: 'gammon' } },
+    },
+  },
+};
+
 const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with ${MONEY_WRITE_422}`;
 
 /**
  * The same game routes on every kind of table (the HTTP contract, "Games and cube actions"):
  * /v1/matches/{id}/games, /v1/money-games/{id}/games, /v1/chouettes/{id}/games.
+ * `noun` names the table in the operation ids (startMatchGame, recordMoneyTableGameAction,
+ * voidChouetteGame): "MoneyTable" rather than "MoneyGame", which would read as a game of a game.
  */
-function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<unknown> {
+function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: string): Type<unknown> {
   const id = () => Param('id', new UuidParam(tag));
 
   @ApiTags(tag === 'Match' ? 'Matches' : tag === 'Money game' ? 'Money games' : 'Chouettes')
@@ -42,8 +113,9 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
     @ApiOperation({
       summary: `Start the next game of a ${tag.toLowerCase()}`,
       description: 'With `actions`, the whole game is applied at once, all or nothing (recording after the fact). R6.8: one game at a time.',
-      operationId: `${path}_startGame`,
+      operationId: `start${noun}Game`,
     })
+    @ApiBody({ type: StartGameDto, examples: GAME_EXAMPLES[kind].start })
     @ApiCreatedResponse({ type: GameDto })
     @ApiProblem(422, RULE_422)
     start(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: StartGameDto) {
@@ -52,7 +124,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
 
     @Get()
     @MinRole('viewer')
-    @ApiOperation({ summary: 'Every game of the table, in order', operationId: `${path}_listGames` })
+    @ApiOperation({ summary: 'Every game of the table, in order', operationId: `list${noun}Games` })
     @ApiOkResponse({ type: GamePage })
     list(@ClubKey() auth: KeyAuth, @id() tableId: string, @Query() q: ListQuery) {
       return this.games.list(auth, kind, tableId, q.limit ?? 50, q.cursor);
@@ -60,7 +132,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
 
     @Get(':gameNo')
     @MinRole('viewer')
-    @ApiOperation({ summary: 'One game: cubes, actions, result, payouts', operationId: `${path}_getGame` })
+    @ApiOperation({ summary: 'One game: cubes, actions, result, payouts', operationId: `get${noun}Game` })
     @ApiOkResponse({ type: GameDto })
     get(@ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number) {
       return this.games.get(auth, kind, tableId, n);
@@ -70,7 +142,8 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
     @ApiRefusals(...GAME_PLAY_REFUSALS)
     @HttpCode(200)
     @MinRole('scorer')
-    @ApiOperation({ summary: 'Record one action: double, take, pass, beaver, raccoon or finish', operationId: `${path}_act` })
+    @ApiOperation({ summary: 'Record one action: double, take, pass, beaver, raccoon or finish', operationId: `record${noun}GameAction` })
+    @ApiBody({ type: ActionDto, examples: GAME_EXAMPLES[kind].action })
     @ApiOkResponse({ type: GameDto, description: 'The game after the action.' })
     @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(422, RULE_422)
@@ -82,7 +155,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
     @ApiRefusals('NOTHING_TO_UNDO', 'GAME_FINISHED')
     @HttpCode(200)
     @MinRole('scorer')
-    @ApiOperation({ summary: 'Take back the last action of an unfinished game', operationId: `${path}_undo` })
+    @ApiOperation({ summary: 'Take back the last action of an unfinished game', operationId: `undo${noun}GameAction` })
     @ApiOkResponse({ type: GameDto })
     @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(422, 'Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED).')
@@ -94,7 +167,8 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
     @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'AMOUNT_OUT_OF_RANGE')
     @HttpCode(200)
     @MinRole('scorer')
-    @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `${path}_void` })
+    @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `void${noun}Game` })
+    @ApiBody({ type: VoidDto, examples: { wrongWinner: { summary: 'The wrong winner was recorded', value: { reason: 'Wrong winner recorded' } } } })
     @ApiOkResponse({ type: GameDto })
     @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(
@@ -109,7 +183,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
     @ApiRefusals('GAME_FINISHED', 'GAME_NOT_IN_PROGRESS')
     @HttpCode(200)
     @MinRole('scorer')
-    @ApiOperation({ summary: 'End an unfinished game with no result and no money', operationId: `${path}_abandon` })
+    @ApiOperation({ summary: 'End an unfinished game with no result and no money', operationId: `abandon${noun}Game` })
     @ApiOkResponse({ type: GameDto })
     @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(422, 'The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS).')
@@ -121,6 +195,6 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string): Type<un
   return GamesController;
 }
 
-export const MatchGamesController = gamesControllerFor('match', 'matches', 'Match');
-export const MoneyGamesGamesController = gamesControllerFor('money', 'money-games', 'Money game');
-export const ChouetteGamesController = gamesControllerFor('chouette', 'chouettes', 'Chouette');
+export const MatchGamesController = gamesControllerFor('match', 'matches', 'Match', 'Match');
+export const MoneyGamesGamesController = gamesControllerFor('money', 'money-games', 'Money game', 'MoneyTable');
+export const ChouetteGamesController = gamesControllerFor('chouette', 'chouettes', 'Chouette', 'Chouette');

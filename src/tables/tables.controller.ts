@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem, ApiRefusals, MATCH_CREATION_REFUSALS, MONEY_GAME_CREATION_REFUSALS, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
+import { ApiProblem, ApiRefusals, EXAMPLE_ID, MATCH_CREATION_REFUSALS, MONEY_GAME_CREATION_REFUSALS, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -14,8 +14,7 @@ import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto,
 import { TablesService } from './tables.service';
 
 const MatchPage = PageOf(MatchDto);
-const EXAMPLE_A = '0190c3a2-0000-7000-8000-000000000001';
-const EXAMPLE_B = '0190c3a2-0000-7000-8000-000000000002';
+const { anna, ben, carla, dmitri, session } = EXAMPLE_ID;
 const MoneyGamePage = PageOf(MoneyGameDto);
 
 @ApiTags('Matches')
@@ -27,6 +26,7 @@ export class MatchesController {
   @ApiRefusals(...MATCH_CREATION_REFUSALS, 'SETTING_NOT_IN_VARIANT')
   @MinRole('scorer')
   @ApiOperation({
+    operationId: 'createMatch',
     summary: 'Start a match to an odd target (R3)',
     description:
       'Sides of one player or a pair (R3.7); rules `crawford` and `deadCube`; money-only settings must be off (R2.8). `variant` (R8) picks the game: a variant match takes any target from 1 to 63 (Tavla 31: 1 to 255, default 31; R8.7).',
@@ -34,12 +34,25 @@ export class MatchesController {
   @ApiBody({
     type: CreateMatchDto,
     examples: {
-      backgammon: { summary: 'A backgammon match to 5', value: { sides: [[EXAMPLE_A], [EXAMPLE_B]], target: 5 } },
+      backgammon: { summary: 'A backgammon match to 5', value: { sides: [[anna], [ben]], target: 5 } },
+      staked: {
+        summary: 'Two pairs play to 7 in a session, for a stake of 20.00 paid by the losing side (R3.7, R3.8)',
+        value: {
+          sessionId: session,
+          sides: [
+            [anna, carla],
+            [ben, dmitri],
+          ],
+          target: 7,
+          stakeMinor: 2000,
+          rules: { crawford: true, cubeLimit: 64 },
+        },
+      },
       longNardy: {
         summary: 'A long nardy match to 5 with the cube (R8.1)',
-        value: { variant: 'long-nardy', sides: [[EXAMPLE_A], [EXAMPLE_B]], target: 5, rules: { cube: true } },
+        value: { variant: 'long-nardy', sides: [[anna], [ben]], target: 5, rules: { cube: true } },
       },
-      tavla31: { summary: 'A Tavla 31 match to 31 (R8.6)', value: { variant: 'tavla-31', sides: [[EXAMPLE_A], [EXAMPLE_B]], target: 31 } },
+      tavla31: { summary: 'A Tavla 31 match to 31 (R8.6)', value: { variant: 'tavla-31', sides: [[anna], [ben]], target: 31 } },
     },
   })
   @ApiCreatedResponse({ type: MatchDto })
@@ -53,7 +66,7 @@ export class MatchesController {
 
   @Get()
   @MinRole('viewer')
-  @ApiOperation({ summary: 'List matches (filter by session, player, status)' })
+  @ApiOperation({ operationId: 'listMatches', summary: 'List matches (filter by session, player, status)' })
   @ApiOkResponse({ type: MatchPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: TableListQuery) {
     return this.tables.listMatches(auth, q);
@@ -61,7 +74,7 @@ export class MatchesController {
 
   @Get(':id')
   @MinRole('viewer')
-  @ApiOperation({ summary: 'A match: score, Crawford game, games' })
+  @ApiOperation({ operationId: 'getMatch', summary: 'A match: score, Crawford game, games' })
   @ApiOkResponse({ type: MatchDto })
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string) {
     return this.tables.getMatch(auth, id);
@@ -70,6 +83,7 @@ export class MatchesController {
   @Get(':id/export')
   @MinRole('viewer')
   @ApiOperation({
+    operationId: 'exportMatch',
     summary: 'The match as a Jellyfish .mat record (text/plain), for GNU Backgammon and other analysis programs',
     description:
       "One block per finished game with the score before it (penalties included, R3.6), the cube lines (`Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`) in the acting side's column and `Wins N points`. No checker moves: the service records none, so a game without cube actions carries a position line that tells the importer the game is in play.",
@@ -92,7 +106,12 @@ export class MatchesController {
   @Post(':id/penalties')
   @ApiRefusals('INVALID_PENALTY', 'GAME_IN_PROGRESS', 'MATCH_FINISHED', 'AMOUNT_OUT_OF_RANGE')
   @MinRole('scorer')
-  @ApiOperation({ summary: 'Award penalty points to a side between games (R3.6)', description: 'May end the match, make the next game the Crawford game, or forfeit the match.' })
+  @ApiOperation({
+    operationId: 'awardMatchPenalty',
+    summary: 'Award penalty points to a side between games (R3.6)',
+    description: 'May end the match, make the next game the Crawford game, or forfeit the match.',
+  })
+  @ApiBody({ type: PenaltyDto, examples: { late: { summary: 'One point to side 1: side 0 came back late (R3.6)', value: { side: 1, points: 1, reason: 'Late for round 2' } } } })
   @ApiCreatedResponse({ type: MatchDto })
   @ApiProblem(422, `A game is in progress or the match is over (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2); or, when the penalty ends a staked match, ${MONEY_WRITE_422}`)
   penalty(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @Body() dto: PenaltyDto) {
@@ -108,7 +127,20 @@ export class MoneyGamesController {
   @Post()
   @ApiRefusals(...MONEY_GAME_CREATION_REFUSALS, 'SETTING_NOT_IN_VARIANT')
   @MinRole('scorer')
-  @ApiOperation({ summary: 'Open a money-game table for two players (R4)' })
+  @ApiOperation({ operationId: 'createMoneyGame', summary: 'Open a money-game table for two players (R4)' })
+  @ApiBody({
+    type: CreateMoneyGameDto,
+    examples: {
+      backgammon: {
+        summary: 'Anna and Ben at 1.00 a point, Jacoby and beavers, cube up to 64 (R4.1)',
+        value: { sessionId: session, players: [anna, ben], stakeMinor: 100, rules: { jacoby: true, beavers: true, cubeLimit: 64 } },
+      },
+      automaticDoubles: {
+        summary: 'Anna and Ben at 0.50 a point, with one automatic double per game (R2.7)',
+        value: { sessionId: session, players: [anna, ben], stakeMinor: 50, rules: { automaticDoubles: 1 } },
+      },
+    },
+  })
   @ApiCreatedResponse({ type: MoneyGameDto })
   @ApiProblem(422, 'A rule refuses it: RACCOONS_NEED_BEAVERS (R2.5), INVALID_CUBE_LIMIT (R2.2), DUPLICATE_PLAYER, UNKNOWN_PLAYER, SESSION_CLOSED (R6.7).')
   create(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Body() dto: CreateMoneyGameDto) {
@@ -117,7 +149,7 @@ export class MoneyGamesController {
 
   @Get()
   @MinRole('viewer')
-  @ApiOperation({ summary: 'List money-game tables (filter by session, player, status)' })
+  @ApiOperation({ operationId: 'listMoneyGames', summary: 'List money-game tables (filter by session, player, status)' })
   @ApiOkResponse({ type: MoneyGamePage })
   @ApiProblem(422, MONEY_READ_422)
   list(@ClubKey() auth: KeyAuth, @Query() q: TableListQuery) {
@@ -126,7 +158,7 @@ export class MoneyGamesController {
 
   @Get(':id')
   @MinRole('viewer')
-  @ApiOperation({ summary: 'A money-game table: nets after rake, games' })
+  @ApiOperation({ operationId: 'getMoneyGame', summary: 'A money-game table: nets after rake, games' })
   @ApiOkResponse({ type: MoneyGameDto })
   @ApiProblem(422, MONEY_READ_422)
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Money game')) id: string) {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ApiProblem, ApiRefusals, MATCH_CREATION_REFUSALS } from '../common/openapi';
+import { ApiProblem, ApiRefusals, EXAMPLE_ID, MATCH_CREATION_REFUSALS } from '../common/openapi';
 import { PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -20,12 +20,31 @@ export class TeamEventsController {
   @ApiRefusals('TEAMS_UNEQUAL', 'BOARDS_EVEN', 'INVALID_TEAMS', 'TOO_MANY_BOARDS', ...MATCH_CREATION_REFUSALS)
   @MinRole('scorer')
   @ApiOperation({
+    operationId: 'createTeamEvent',
     summary: 'Start a team event: one match per board, won by a majority of the boards (R3.7)',
     description:
       'Two teams of the same odd number of players (1, 3, 5, … up to 9); board i is a match between the i-th player of each team, team 0 on side 0. ' +
       "Every board match is created in the same transaction, with the event's `target`, `rules` and `stakeMinor`, exactly as `POST /v1/matches` would create it, and is then played through `/v1/matches/{id}/games`. " +
       'The stake is per board: each board match carries `stakeMinor`, and when it ends its loser pays it to its winner through the session ledger (R3.8); the event as a whole moves no money. ' +
       'The team score, status and winner are derived from the board matches on every read.',
+  })
+  @ApiBody({
+    type: CreateTeamEventDto,
+    examples: {
+      threeBoards: {
+        summary: 'North against South on three boards, each a match to 5 for 5.00 a board (R3.7, R3.8)',
+        value: {
+          name: 'Inter-club, round 1',
+          sessionId: EXAMPLE_ID.session,
+          target: 5,
+          stakeMinor: 500,
+          teams: [
+            { name: 'North', players: [EXAMPLE_ID.anna, EXAMPLE_ID.ben, EXAMPLE_ID.carla] },
+            { name: 'South', players: [EXAMPLE_ID.dmitri, EXAMPLE_ID.elena, EXAMPLE_ID.farid] },
+          ],
+        },
+      },
+    },
   })
   @ApiCreatedResponse({ type: TeamEventDto })
   @ApiProblem(
@@ -38,7 +57,7 @@ export class TeamEventsController {
 
   @Get()
   @MinRole('viewer')
-  @ApiOperation({ summary: 'List team events (filter by session), oldest first' })
+  @ApiOperation({ operationId: 'listTeamEvents', summary: 'List team events (filter by session), oldest first' })
   @ApiOkResponse({ type: TeamEventPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: TeamEventListQuery) {
     return this.events.list(auth, q);
@@ -46,7 +65,7 @@ export class TeamEventsController {
 
   @Get(':id')
   @MinRole('viewer')
-  @ApiOperation({ summary: 'A team event: boards, team score, status and winner (R3.7)' })
+  @ApiOperation({ operationId: 'getTeamEvent', summary: 'A team event: boards, team score, status and winner (R3.7)' })
   @ApiOkResponse({ type: TeamEventDto })
   @ApiProblem(404, 'No such team event in this club (NOT_FOUND).')
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Team event')) id: string) {

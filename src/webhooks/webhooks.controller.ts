@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import type { CommandContext } from '../common/command';
-import { ApiProblem } from '../common/openapi';
+import { ApiProblem, EXAMPLE_ID } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
@@ -26,8 +26,19 @@ export class WebhooksController {
   @Post()
   @MinRole('owner')
   @ApiOperation({
+    operationId: 'createWebhook',
     summary: 'Subscribe a URL to the club’s events',
     description: `Answers the subscription with its signing \`secret\`, shown only here. ${DELIVERY} A club has at most ${MAX_WEBHOOKS_PER_CLUB} subscriptions.`,
+  })
+  @ApiBody({
+    type: CreateWebhookDto,
+    examples: {
+      scoreboard: {
+        summary: 'Finished games and payments to the club website',
+        value: { url: 'https://scores.example/hooks/backgammon', types: ['game.finished', 'payment.recorded'], description: 'Club website scoreboard' },
+      },
+      everything: { summary: "Every event of one session's evening", value: { url: 'https://relay.example/bgclub/events', sessionId: EXAMPLE_ID.session } },
+    },
   })
   @ApiCreatedResponse({ type: CreatedWebhookDto })
   @ApiProblem(422, `${URL_422} The club has ${MAX_WEBHOOKS_PER_CLUB} subscriptions already (WEBHOOK_LIMIT_REACHED). \`sessionId\` names no session of this club (REFERENCE_NOT_FOUND).`)
@@ -37,7 +48,7 @@ export class WebhooksController {
 
   @Get()
   @MinRole('owner')
-  @ApiOperation({ summary: "List the club's webhook subscriptions, oldest first (never their secrets)" })
+  @ApiOperation({ operationId: 'listWebhooks', summary: "List the club's webhook subscriptions, oldest first (never their secrets)" })
   @ApiOkResponse({ type: WebhookPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
     return this.webhooks.list(auth, q.limit ?? 50, q.cursor);
@@ -45,7 +56,7 @@ export class WebhooksController {
 
   @Get(':id')
   @MinRole('owner')
-  @ApiOperation({ summary: 'One webhook subscription (never its secret)' })
+  @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook subscription (never its secret)' })
   @ApiOkResponse({ type: WebhookDto })
   @ApiProblem(404, 'No such webhook in this club (NOT_FOUND).')
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Webhook')) id: string) {
@@ -55,8 +66,17 @@ export class WebhooksController {
   @Patch(':id')
   @MinRole('owner')
   @ApiOperation({
+    operationId: 'updateWebhook',
     summary: 'Change a webhook subscription (If-Match honoured)',
     description: 'Change its URL, the types of event it receives or its description, or disable and enable it: enabling clears `disabledReason`.',
+  })
+  @ApiBody({
+    type: UpdateWebhookDto,
+    examples: {
+      disable: { summary: 'Pause deliveries while the receiver is down', value: { enabled: false } },
+      enable: { summary: 'Deliver again, the waiting deliveries first', value: { enabled: true } },
+      retarget: { summary: 'A new URL, every type of event, no description', value: { url: 'https://scores.example/hooks/v2', types: null, description: null } },
+    },
   })
   @ApiOkResponse({ type: WebhookDto })
   @ApiProblem(404, 'No such webhook in this club (NOT_FOUND).')
@@ -75,7 +95,7 @@ export class WebhooksController {
   @Delete(':id')
   @MinRole('owner')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a webhook subscription, its pending deliveries and its delivery log' })
+  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook subscription, its pending deliveries and its delivery log' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblem(404, 'No such webhook in this club (NOT_FOUND).')
   remove(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Webhook')) id: string) {
@@ -85,6 +105,7 @@ export class WebhooksController {
   @Get(':id/deliveries')
   @MinRole('owner')
   @ApiOperation({
+    operationId: 'listWebhookDeliveries',
     summary: "A webhook's delivery log, newest attempt first",
     description: 'Every attempt to send an event to it, kept 30 days: the event, the attempt number, the outcome, the answer’s status or what went wrong, and when it is tried again.',
   })
@@ -98,6 +119,7 @@ export class WebhooksController {
   @MinRole('owner')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'testWebhook',
     summary: 'Send a webhook.test event now',
     description:
       'Sends `{ id, type: "webhook.test", occurredAt, sessionId: null, subject: { kind: "webhook", id }, data: <the subscription> }`, signed like every delivery, once, even while the subscription is disabled, and answers the attempt (also in its delivery log). Its id starts with `test_`: it is no position in the event log. A 410 Gone disables the subscription.',

@@ -41,6 +41,24 @@ describe("the OpenAPI document's error answers", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("each carry an example at every media type they answer with, the health check's own 503 body included", () => {
+    const missing = errorAnswers.flatMap(({ route, status, answer }) =>
+      Object.entries(answer.content ?? {})
+        .filter(([, media]) => media.example === undefined)
+        .map(([type]) => `${route} ${status} ${type}`),
+    );
+    expect(missing).toEqual([]);
+    expect(answerOf('GET /health', 503)?.content?.['application/json']?.example).toEqual({ status: 'unavailable', database: 'down' });
+  });
+
+  it('show the code of their own status on the answers every authenticated route gives: 401 UNAUTHENTICATED, 403 FORBIDDEN, 404 NOT_FOUND', () => {
+    const wrong = errorAnswers
+      .filter(({ status }) => status === 401 || status === 403 || status === 404)
+      .filter(({ status, answer }) => answer.content?.[PROBLEM]?.example?.code !== { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' }[status])
+      .map(({ route, status }) => `${route} ${status}`);
+    expect(wrong).toEqual([]);
+  });
+
   it('show a refusal with its rule on a route that has refusals, and a 400 with its field errors', () => {
     const refusal = answerOf('POST /v1/matches', 422)?.content?.[PROBLEM]?.example;
     expect(refusal?.status).toBe(422);
