@@ -29,7 +29,23 @@ function addStandardProblems(doc: OpenAPIObject): void {
       };
       const authenticated = (op.security ?? []).length > 0;
       const hasInput = !!op.requestBody || (op.parameters ?? []).some((p) => p.in === 'query');
-      if (hasInput) add(400, 'Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX).');
+      const write = method === 'post' || method === 'patch' || method === 'delete';
+      // Every route can answer 400: the router refuses a path that is not valid
+      // percent-encoding, and a query parameter holding U+0000, before any route runs.
+      const anyRoute = 'A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED).';
+      const idempotencyKey = 'An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY).';
+      const badRequest = [
+        hasInput
+          ? 'Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX).'
+          : '',
+        write ? idempotencyKey : '',
+        anyRoute,
+      ];
+      if (r['400']) {
+        for (const clause of badRequest.slice(1)) if (clause && !r['400'].description.includes(clause)) r['400'].description += ` ${clause}`;
+      } else {
+        add(400, badRequest.filter(Boolean).join(' '));
+      }
       if (authenticated) {
         add(401, 'No token, a bad token or a revoked key (UNAUTHENTICATED).');
         add(403, 'The token\'s role is too low for this route (FORBIDDEN).');
@@ -44,8 +60,10 @@ function addStandardProblems(doc: OpenAPIObject): void {
         add(413, 'The body is larger than 1 MiB (PAYLOAD_TOO_LARGE).');
         add(415, 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE).');
       }
+      // Answered by the HTTP parser on the socket, whatever the route.
+      add(408, 'The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT).');
+      add(431, 'The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE).');
       add(500, 'A failure of ours; the body carries only a request id (INTERNAL_ERROR).');
-      const write = method === 'post' || method === 'patch' || method === 'delete';
       if (path !== '/health') {
         add(
           503,

@@ -178,7 +178,8 @@ export class ContractChecker {
     if (UNDOCUMENTED_PATHS.some((p) => (typeof p === 'string' ? p === path : p.test(path)))) return null;
     const media = mediaOf(ex.headers);
     const fail = (what: string, errors?: ErrorObject[] | null) => {
-      const lines = [`${method} ${path} answered ${ex.status} (${media ?? 'no content type'}): ${what}`];
+      const shown = path.length > 200 ? `${path.slice(0, 200)}…(${path.length} characters)` : path;
+      const lines = [`${method} ${shown} answered ${ex.status} (${media ?? 'no content type'}): ${what}`];
       for (const e of errors ?? []) lines.push(`  ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
       const text = textOf(ex.body);
       if (text) lines.push(`  body: ${text.slice(0, 500)}${text.length > 500 ? '…' : ''}`);
