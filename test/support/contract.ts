@@ -173,7 +173,8 @@ export class ContractChecker {
    */
   check(ex: Exchange): string | null {
     const method = ex.method.toUpperCase();
-    const path = new URL(ex.url, 'http://localhost').pathname;
+    // The path as sent (no URL parser: it would resolve `..` and re-encode what the server sees as is).
+    const path = ex.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0] || '/';
     if (method === 'OPTIONS') return null;
     if (UNDOCUMENTED_PATHS.some((p) => (typeof p === 'string' ? p === path : p.test(path)))) return null;
     const media = mediaOf(ex.headers);
@@ -240,4 +241,22 @@ export function recordExchange(ex: Exchange): void {
   tally.checked++;
   const problem = contract().check(ex);
   if (problem) violations.push(problem);
+}
+
+/**
+ * Checks an answer read off a raw socket (`HTTP/1.1 <status> …`, headers, body) to `method
+ * url`; a connection closed before a whole head arrived is not an answer and is not checked.
+ * A chunked body is not decoded (only status and content type are checked then).
+ */
+export function recordRawExchange(method: string, url: string, raw: string): void {
+  const end = raw.indexOf('\r\n\r\n');
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(raw);
+  if (end < 0 || !status) return;
+  const headers: Record<string, string> = {};
+  for (const line of raw.slice(0, end).split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const chunked = /chunked/i.test(headers['transfer-encoding'] ?? '');
+  recordExchange({ method, url, status: Number(status[1]), headers, body: chunked ? undefined : Buffer.from(raw.slice(end + 4), 'latin1') });
 }
