@@ -33,7 +33,9 @@ function addStandardProblems(doc: OpenAPIObject): void {
       // Every route can answer 400: the router refuses a path that is not valid
       // percent-encoding, and a query parameter holding U+0000, before any route runs.
       const anyRoute = 'A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED).';
-      const idempotencyKey = 'An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY).';
+      const idempotencyKey = op.requestBody
+        ? 'An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY).'
+        : 'An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX).';
       const badRequest = [
         hasInput
           ? 'Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX).'
@@ -56,7 +58,8 @@ function addStandardProblems(doc: OpenAPIObject): void {
         add(409, 'A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT).');
         add(422, 'The Idempotency-Key was used before with a different request or another credential (IDEMPOTENCY_KEY_REUSED).');
       }
-      if (op.requestBody) {
+      // A write's body is read before the route runs, even on a route that takes none.
+      if (write) {
         add(413, 'The body is larger than 1 MiB (PAYLOAD_TOO_LARGE).');
         add(415, 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE).');
       }
@@ -170,6 +173,18 @@ function nullableRefs(v: unknown): void {
   for (const child of Object.values(o)) nullableRefs(child);
 }
 
+/**
+ * A nullable enum admits null only when null is one of its values (OpenAPI 3.0.3: `nullable`
+ * widens the type, and the `enum` still applies), so the null the API sends is listed.
+ */
+function nullableEnums(v: unknown): void {
+  if (Array.isArray(v)) return v.forEach(nullableEnums);
+  if (!v || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  if (o.nullable === true && Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...(o.enum as unknown[]), null];
+  for (const child of Object.values(o)) nullableEnums(child);
+}
+
 /** Object keys sorted at every level, so the committed document diffs cleanly. */
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
@@ -211,5 +226,6 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   describeProblems(doc);
   markIntegers(doc);
   nullableRefs(doc);
+  nullableEnums(doc);
   return sortDeep(doc) as OpenAPIObject;
 }
