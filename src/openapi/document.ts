@@ -84,7 +84,8 @@ function addStandardProblems(doc: OpenAPIObject): void {
           schema: { type: 'string', maxLength: 255 },
         } as never);
       }
-      if (method === 'patch' || path.includes('/games/')) {
+      // Every route that answers 412 reads If-Match.
+      if (method === 'patch' || path.includes('/games/') || r['412']) {
         const params = (op.parameters ??= []);
         if (!params.some((p) => p.name === 'If-Match')) {
           params.push({
