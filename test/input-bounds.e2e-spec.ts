@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { bearer, newClub, startApp, TestApp } from './support/app';
+import { recordExchange } from './support/contract';
 
 /**
  * Validation messages and the bounds on a request body: a missing field says that it is
@@ -176,7 +177,10 @@ describe('input bounds: required fields, body complexity, capped error lists', (
               let text = '';
               res.setEncoding('utf8');
               res.on('data', (c: string) => (text += c));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: text }));
+              res.on('end', () => {
+                recordExchange({ method: 'POST', url: u.pathname, status: res.statusCode ?? 0, headers: res.headers, body: text });
+                resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: text });
+              });
             },
           );
           req.on('error', reject);

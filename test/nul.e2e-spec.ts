@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { bearer, newClub, startApp, TestApp } from './support/app';
+import { recordRawExchange } from './support/contract';
 
 /**
  * U+0000 cannot be stored in PostgreSQL text: wherever it comes (a body string at any
@@ -257,6 +258,7 @@ describe('NUL characters anywhere in a request answer 4xx, never 500', () => {
       });
     for (const header of ['Idempotency-Key: a\u0000b', 'If-Match: "1\u0000"', 'X-Request-Id: a\u0000b']) {
       const out = await raw(`POST /v1/players HTTP/1.1\r\nHost: x\r\n${header}\r\n`);
+      recordRawExchange('POST', '/v1/players', out);
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(out)?.[1]);
       expect({ header, status: status >= 400 && status < 500 }).toEqual({ header, status: true });
     }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { bearer, startApp, TestApp } from './support/app';
+import { recordExchange } from './support/contract';
 
 /** A request sent from another loopback address (127.0.0.2): another client as the server sees it. */
 function fromOtherAddress(
@@ -24,7 +25,10 @@ function fromOtherAddress(
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : {} }));
+        res.on('end', () => {
+          recordExchange({ method, url: path, status: res.statusCode!, headers: res.headers, body: text });
+          resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : {} });
+        });
       },
     );
     req.on('error', reject);

@@ -1,5 +1,6 @@
 import { connect, Socket } from 'node:net';
 import { bearer, newClub, startApp, TestApp } from './support/app';
+import { recordRawExchange } from './support/contract';
 
 /**
  * Slow clients are cut: headers must arrive within HEADERS_TIMEOUT_SECONDS, the whole request
@@ -77,6 +78,7 @@ describe('timeouts: slow and idle connections are closed by the server', () => {
     const after = await w.closedAfter(15_000);
     stop();
     w.socket.destroy();
+    recordRawExchange('GET', '/health', w.received());
     expect(after).not.toBeNull();
     expect(after!).toBeLessThan(10_000);
     if (w.received()) expect(w.received()).toMatch(/^HTTP\/1\.1 408 /);
@@ -92,6 +94,7 @@ describe('timeouts: slow and idle connections are closed by the server', () => {
     const after = await w.closedAfter(15_000);
     stop();
     w.socket.destroy();
+    recordRawExchange('POST', '/v1/players', w.received());
     expect(after).not.toBeNull();
     expect(after!).toBeLessThan(10_000);
     if (w.received()) expect(w.received()).toMatch(/^HTTP\/1\.1 408 /);
@@ -103,6 +106,7 @@ describe('timeouts: slow and idle connections are closed by the server', () => {
     w.socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
     const after = await w.closedAfter(15_000);
     w.socket.destroy();
+    recordRawExchange('GET', '/health', w.received());
     expect(w.received()).toMatch(/^HTTP\/1\.1 200 /);
     expect(after).not.toBeNull();
     expect(after!).toBeLessThan(8_000);

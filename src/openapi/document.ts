@@ -29,7 +29,25 @@ function addStandardProblems(doc: OpenAPIObject): void {
       };
       const authenticated = (op.security ?? []).length > 0;
       const hasInput = !!op.requestBody || (op.parameters ?? []).some((p) => p.in === 'query');
-      if (hasInput) add(400, 'Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX).');
+      const write = method === 'post' || method === 'patch' || method === 'delete';
+      // Every route can answer 400: the router refuses a path that is not valid
+      // percent-encoding, and a query parameter holding U+0000, before any route runs.
+      const anyRoute = 'A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED).';
+      const idempotencyKey = op.requestBody
+        ? 'An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY).'
+        : 'An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX).';
+      const badRequest = [
+        hasInput
+          ? 'Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX).'
+          : '',
+        write ? idempotencyKey : '',
+        anyRoute,
+      ];
+      if (r['400']) {
+        for (const clause of badRequest.slice(1)) if (clause && !r['400'].description.includes(clause)) r['400'].description += ` ${clause}`;
+      } else {
+        add(400, badRequest.filter(Boolean).join(' '));
+      }
       if (authenticated) {
         add(401, 'No token, a bad token or a revoked key (UNAUTHENTICATED).');
         add(403, 'The token\'s role is too low for this route (FORBIDDEN).');
@@ -40,12 +58,15 @@ function addStandardProblems(doc: OpenAPIObject): void {
         add(409, 'A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT).');
         add(422, 'The Idempotency-Key was used before with a different request or another credential (IDEMPOTENCY_KEY_REUSED).');
       }
-      if (op.requestBody) {
+      // A write's body is read before the route runs, even on a route that takes none.
+      if (write) {
         add(413, 'The body is larger than 1 MiB (PAYLOAD_TOO_LARGE).');
         add(415, 'The body is not JSON (UNSUPPORTED_MEDIA_TYPE).');
       }
+      // Answered by the HTTP parser on the socket, whatever the route.
+      add(408, 'The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT).');
+      add(431, 'The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE).');
       add(500, 'A failure of ours; the body carries only a request id (INTERNAL_ERROR).');
-      const write = method === 'post' || method === 'patch' || method === 'delete';
       if (path !== '/health') {
         add(
           503,
@@ -63,7 +84,8 @@ function addStandardProblems(doc: OpenAPIObject): void {
           schema: { type: 'string', maxLength: 255 },
         } as never);
       }
-      if (method === 'patch' || path.includes('/games/')) {
+      // Every route that answers 412 reads If-Match.
+      if (method === 'patch' || path.includes('/games/') || r['412']) {
         const params = (op.parameters ??= []);
         if (!params.some((p) => p.name === 'If-Match')) {
           params.push({
@@ -152,6 +174,18 @@ function nullableRefs(v: unknown): void {
   for (const child of Object.values(o)) nullableRefs(child);
 }
 
+/**
+ * A nullable enum admits null only when null is one of its values (OpenAPI 3.0.3: `nullable`
+ * widens the type, and the `enum` still applies), so the null the API sends is listed.
+ */
+function nullableEnums(v: unknown): void {
+  if (Array.isArray(v)) return v.forEach(nullableEnums);
+  if (!v || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  if (o.nullable === true && Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...(o.enum as unknown[]), null];
+  for (const child of Object.values(o)) nullableEnums(child);
+}
+
 /** Object keys sorted at every level, so the committed document diffs cleanly. */
 function sortDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortDeep);
@@ -195,5 +229,6 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   describeProblems(doc);
   markIntegers(doc);
   nullableRefs(doc);
+  nullableEnums(doc);
   return sortDeep(doc) as OpenAPIObject;
 }

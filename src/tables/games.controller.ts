@@ -117,6 +117,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
     })
     @ApiBody({ type: StartGameDto, examples: GAME_EXAMPLES[kind].start })
     @ApiCreatedResponse({ type: GameDto })
+    @ApiProblem(412, "If-Match does not name the table's current version (VERSION_MISMATCH).")
     @ApiProblem(422, RULE_422)
     start(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: StartGameDto) {
       return this.games.start(cmd, auth, kind, tableId, ifMatch, dto);

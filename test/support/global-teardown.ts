@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import type { EmbeddedServer } from '../../src/db/embedded';
 
@@ -7,6 +8,16 @@ import type { EmbeddedServer } from '../../src/db/embedded';
 export default async function globalTeardown(): Promise<void> {
   const adminUrl = process.env.TEST_PG_ADMIN_URL;
   const runId = process.env.TEST_RUN_ID;
+  if (runId) {
+    // Each test file adds how many answers it held against the OpenAPI document (contract-setup.ts).
+    const counts = join(tmpdir(), `bgclub-contract-${runId}.count`);
+    if (existsSync(counts)) {
+      const lines = readFileSync(counts, 'utf8').split('\n').filter(Boolean);
+      const total = lines.reduce((sum, n) => sum + Number(n), 0);
+      console.log(`[tests] ${total} answers in ${lines.length} files checked against openapi/openapi.json`);
+      rmSync(counts, { force: true });
+    }
+  }
   if (adminUrl && runId) {
     const admin = new Client({ connectionString: adminUrl });
     try {

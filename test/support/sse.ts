@@ -1,4 +1,5 @@
 import { ClientRequest, IncomingMessage, request } from 'node:http';
+import { recordExchange } from './contract';
 
 /** One server-sent event frame as a client reads it: its fields (the last of each wins; data lines joined). */
 export interface SseFrame {
@@ -27,6 +28,11 @@ export class SseClient {
     readonly res: IncomingMessage,
   ) {
     res.setEncoding('utf8');
+    // The answer is held against the OpenAPI document (contract.ts): a stream by its status
+    // and content type, any other answer (a problem) with its body once it has ended.
+    const exchange = { method: req.method, url: req.path, status: res.statusCode ?? 0, headers: res.headers };
+    if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) recordExchange(exchange);
+    else res.on('end', () => recordExchange({ ...exchange, body: this.buffer }));
     res.on('data', (chunk: string) => {
       this.received += Buffer.byteLength(chunk);
       this.buffer += chunk;

@@ -32,4 +32,16 @@ describe('nullable objects in openapi/openapi.json', () => {
     walk(doc, '');
     expect(found).toEqual([]);
   });
+
+  it('every nullable enum lists null among its values (else a strict validator refuses the null)', () => {
+    const found: string[] = [];
+    const walk = (v: unknown, path: string): void => {
+      if (!v || typeof v !== 'object') return;
+      const o = v as Record<string, unknown>;
+      if (o.nullable === true && Array.isArray(o.enum) && !o.enum.includes(null)) found.push(path);
+      for (const [k, child] of Object.entries(o)) walk(child, `${path}/${k}`);
+    };
+    walk(doc, '');
+    expect(found).toEqual([]);
+  });
 });
