@@ -26,11 +26,18 @@ export class UnitOfWork {
   /** Single statements, each on its own (autocommit). */
   readonly once: Reads & { write(w: ImmediateWrite): Promise<number> };
 
+  /** The pool's connections whose socket is still open (see end()). */
+  private readonly open = new Set<PoolClient>();
+
   constructor(
     readonly pool: Pool,
     readonly mode: PoolMode,
     private readonly timeoutMs: number,
   ) {
+    pool.on('connect', (client) => {
+      this.open.add(client);
+      client.once('end', () => this.open.delete(client));
+    });
     // One statement on a connection of its own; taking the connection and the statement
     // together wait at most timeoutMs. A connection that failed is closed, never reused.
     const run = async (text: string, values: readonly unknown[], options?: StatementOptions): Promise<QueryResult> => {
@@ -102,7 +109,17 @@ export class UnitOfWork {
     }
   }
 
+  /**
+   * Closes the pool once the connections in use are given back, and resolves when every
+   * connection is closed: node-postgres's own end() resolves once each was asked to close,
+   * not once it has, and a server stopped at that moment would cut the session (the
+   * embedded PostgreSQL stopped right after, at shutdown). Bounded: at most 2 s more.
+   */
   async end(): Promise<void> {
     await this.pool.end();
+    const closed = [...this.open].map((c) => new Promise<void>((resolve) => c.once('end', () => resolve())));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000).unref()))]);
+    clearTimeout(timer);
   }
 }
