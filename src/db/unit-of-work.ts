@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { ApiError } from '../common/api-error';
 import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable } from '../common/db-failures';
 import { ErrorCode } from '../common/error-codes';
@@ -105,6 +105,29 @@ export class UnitOfWork {
       throw e;
     } finally {
       // A truthy argument makes the pool close the connection instead of reusing it.
+      client.release(discard ? true : undefined);
+    }
+  }
+
+  /**
+   * A cheap look at the database for an operator's probe (GET /ready, metrics): `text`
+   * (no parameters) in a read-only transaction PostgreSQL cancels after `ms`, and the
+   * client gives up on it a little later. The rows; any failure is thrown as it came, and
+   * the connection it failed on is closed, never reused.
+   */
+  async probe(text: string, ms: number): Promise<Row[]> {
+    const client = await this.pool.connect();
+    let discard = false;
+    try {
+      const sql = `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}; ${text}; COMMIT`;
+      // Four statements in one simple-protocol message: node-postgres answers one result each.
+      const config: QueryConfig & { query_timeout: number } = { text: sql, query_timeout: ms + 250 };
+      const results = (await client.query(config)) as unknown as QueryResult[];
+      return results[2].rows as Row[];
+    } catch (e) {
+      discard = true;
+      throw e;
+    } finally {
       client.release(discard ? true : undefined);
     }
   }
