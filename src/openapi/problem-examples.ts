@@ -179,6 +179,7 @@ export function problemExample(status: number, codes: readonly string[], instanc
     example.errors = [{ field: 'target', message: 'target must be an integer number' }];
     example.errorCount = 1;
   }
+  if (code === ErrorCode.NOT_READY) example.missing = ['migration:TableListIndexes1796518800000'];
   return example;
 }
 
