@@ -13,6 +13,7 @@ import { OutboxModule } from './outbox/outbox.module';
 import { AuthGuard, AuthModule } from './guards';
 import { HealthModule } from './health';
 import { LedgerModule } from './ledger';
+import { MetricsModule } from './metrics';
 import { PlayerStatsModule } from './player-stats';
 import { PlayersModule } from './players';
 import { RatingsModule } from './ratings';
@@ -63,6 +64,7 @@ export class AppModule {
         StandingsModule,
         EventsModule,
         WebhooksModule,
+        MetricsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },

@@ -9,6 +9,8 @@ import type { AppConfig } from './config';
 import { registerCors } from './common/cors';
 import { createLogger, logRequests, nestLogger } from './common/logging';
 import { registerResponseHooks } from './common/response-hooks';
+import { registerConditionalGet } from './common/conditional-get';
+import { Metrics, registerMetrics } from './metrics';
 import { findNul, scanJson } from './common/body-limits';
 import { clientErrorHandler, frameworkErrors, refuseNulInQuery } from './common/raw-errors';
 import { buildOpenApi } from './openapi/document';
@@ -93,7 +95,9 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   });
   registerCors(fastify, config.corsOrigins);
   logRequests(fastify, logger);
+  registerMetrics(fastify, app.get(Metrics));
   registerResponseHooks(fastify);
+  registerConditionalGet(fastify);
   fastify.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');

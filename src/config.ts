@@ -81,6 +81,8 @@ export interface AppConfig {
   webhookPollMs: number;
   /** The waits before each retry, in seconds (WEBHOOK_RETRY_SCHEDULE); null: the default schedule. */
   webhookRetrySchedule: number[] | null;
+  /** The bearer token GET /metrics requires (METRICS_TOKEN); null: /metrics is open. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -200,6 +202,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const webhooks = webhookSettings(env, databaseUrl, dataDir, adminToken, problems);
 
+  // The scraper's token: unset, /metrics is open (bind it where only the scraper reaches it).
+  const metricsToken = env.METRICS_TOKEN ?? '';
+  if (metricsToken !== '' && (metricsToken.length < 16 || /\s/.test(metricsToken))) problems.push('METRICS_TOKEN must be at least 16 characters long, without spaces');
+
   if (problems.length > 0 || webhooks === null) throw new ConfigError(problems);
   return {
     port,
@@ -232,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsMaxStreams,
     eventsMaxStreamsPerClub,
     ...webhooks,
+    metricsToken: metricsToken === '' ? null : metricsToken,
   };
 }
 

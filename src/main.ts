@@ -32,8 +32,13 @@ async function main(): Promise<void> {
   if (url === null) {
     const dir = join(config.dataDir, 'pg');
     console.log(`Starting the embedded PostgreSQL (data in ${dir}, port ${config.embeddedPgPort})…`);
-    embedded = await startEmbeddedPostgres(dir, config.embeddedPgPort, (line) => {
-      if (/FATAL|PANIC|ERROR/.test(line)) console.error(`[postgres] ${line}`);
+    // In a process group of its own: a Ctrl-C reaches only us, and we stop it once our
+    // connections are closed (stop below), so it never has to cut a session.
+    embedded = await startEmbeddedPostgres(dir, config.embeddedPgPort, {
+      ownProcessGroup: true,
+      log: (line) => {
+        if (/FATAL|PANIC|ERROR/.test(line)) console.error(`[postgres] ${line}`);
+      },
     });
     startedServer = embedded;
     await ensureDatabase(embedded.url('postgres'), 'bgclub');

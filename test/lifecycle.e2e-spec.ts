@@ -225,6 +225,8 @@ describe('starting and stopping on the embedded PostgreSQL', () => {
     expect(end.code).toBe(0);
     expect(await until(() => !alive(app) && !alive(postmaster), 2000)).toBe(true);
     expect(postgresOf(pgDir)).toEqual([]);
+    // The app closed its connections before stopping PostgreSQL: no session was cut.
+    expect(npm.output()).not.toMatch(/FATAL/);
 
     // A supervisor that kills npm outright: the app notices it is orphaned and stops too.
     const npm2 = await npmStart(env(dataDir, pgPort));
@@ -237,18 +239,26 @@ describe('starting and stopping on the embedded PostgreSQL', () => {
     expect(await until(() => !alive(app2) && !alive(postmaster2), 15000)).toBe(true);
     expect(postgresOf(pgDir)).toEqual([]);
 
-    // A supervisor that signals the whole process group: npm, the app and PostgreSQL each get
-    // SIGTERM, and the app gets it twice (npm forwards it): still one clean stop.
-    const npm3 = await npmStart(env(dataDir, pgPort), true);
-    cleanup.unshift(() => alive(npm3.proc.pid!) && process.kill(-npm3.proc.pid!, 'SIGKILL'));
-    const postmaster3 = postmasterOf(pgDir);
-    const app3 = parentOf(postmaster3);
-    process.kill(-npm3.proc.pid!, 'SIGTERM');
-    const end3 = await exited(npm3.proc);
-    expect(end3.code).toBe(0);
-    expect(await until(() => !alive(app3) && !alive(postmaster3), 2000)).toBe(true);
-    expect(npm3.output()).toMatch(/SIGTERM: shutting down/);
-    expect(postgresOf(pgDir)).toEqual([]);
+    // A supervisor that signals the whole process group (SIGTERM), and Ctrl-C in a terminal
+    // (SIGINT to the foreground group): npm and the app get it, the app twice (npm forwards
+    // it), PostgreSQL not at all (a group of its own): still one clean stop, in which
+    // PostgreSQL terminates no session (no FATAL line) because the app closed them first.
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const npm3 = await npmStart(env(dataDir, pgPort), true);
+      cleanup.unshift(() => alive(npm3.proc.pid!) && process.kill(-npm3.proc.pid!, 'SIGKILL'));
+      const postmaster3 = postmasterOf(pgDir);
+      const app3 = parentOf(postmaster3);
+      // Connections in use: the pool's, the LISTEN connection (API key cache) and the rate limiter's.
+      const operator = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+      expect((await request(npm3.url).post('/v1/clubs').set('authorization', `Bearer ${operator}`).send({ name: 'Clean stop' })).status).toBe(201);
+      process.kill(-npm3.proc.pid!, signal);
+      const end3 = await exited(npm3.proc);
+      expect(end3.code).toBe(0);
+      expect(await until(() => !alive(app3) && !alive(postmaster3), 2000)).toBe(true);
+      expect(npm3.output()).toMatch(new RegExp(`${signal}: shutting down`));
+      expect(npm3.output()).not.toMatch(/FATAL/);
+      expect(postgresOf(pgDir)).toEqual([]);
+    }
   });
 
   it('a start that fails says why (the PostgreSQL port is taken), never "undefined"', async () => {

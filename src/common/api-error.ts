@@ -11,7 +11,7 @@ export class ApiError extends Error {
   constructor(
     public readonly code: ErrorCode,
     public readonly detail: string,
-    public readonly extra: { rule?: string; errors?: FieldError[]; errorCount?: number; headers?: Record<string, string> } = {},
+    public readonly extra: { rule?: string; errors?: FieldError[]; errorCount?: number; missing?: string[]; headers?: Record<string, string> } = {},
   ) {
     super(detail);
     this.name = 'ApiError';

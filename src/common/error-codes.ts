@@ -46,6 +46,8 @@ export enum ErrorCode {
   STREAMS_AT_CAPACITY = 'STREAMS_AT_CAPACITY',
   /** The connection was lost after COMMIT was sent: the write may or may not have been recorded. */
   COMMIT_OUTCOME_UNKNOWN = 'COMMIT_OUTCOME_UNKNOWN',
+  /** GET /ready: the database does not answer, or a migration of this build is not applied there yet. */
+  NOT_READY = 'NOT_READY',
 }
 
 function assertUnreachable(x: never): never {
@@ -103,6 +105,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.DATABASE_BUSY:
     case ErrorCode.COMMIT_OUTCOME_UNKNOWN:
     case ErrorCode.STREAMS_AT_CAPACITY:
+    case ErrorCode.NOT_READY:
       return 503;
     default:
       return assertUnreachable(code);

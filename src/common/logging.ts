@@ -67,8 +67,11 @@ export function loggableError(e: unknown, depth = 0): Record<string, unknown> {
   return out;
 }
 
+/** Paths asked every few seconds by supervisors and scrapers: not logged. */
+const PROBES = new Set(['/health', '/ready', '/metrics']);
+
 /**
- * One line per answered request (not /health): the request id, method, path and query,
+ * One line per answered request (not /health, /ready nor /metrics): the request id, method, path and query,
  * status, time taken and who asked (club and key, or the operator), at info level;
  * 5xx answers at error level. A Fastify hook after the answer has gone, so it adds no
  * work in front of the request and keeps no per-request context.
@@ -78,7 +81,7 @@ export function logRequests(fastify: FastifyInstance, logger: AppLogger): void {
   fastify.addHook('onResponse', (req: FastifyRequest & { auth?: Auth }, reply, done) => {
     const status = reply.statusCode;
     const level = status >= 500 ? 'error' : 'info';
-    if (req.url !== '/health' && logger.isLevelEnabled(level)) {
+    if (!PROBES.has(req.url) && logger.isLevelEnabled(level)) {
       const auth = req.auth;
       logger[level](
         {

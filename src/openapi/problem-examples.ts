@@ -131,6 +131,7 @@ const EXAMPLE_DETAIL: Partial<Record<ErrorCode, string>> = {
   [ErrorCode.DATABASE_UNAVAILABLE]: 'The database did not answer in time; nothing was recorded. Try again shortly.',
   [ErrorCode.DATABASE_BUSY]: 'The database is too busy; nothing was recorded. Try again shortly.',
   [ErrorCode.STREAMS_AT_CAPACITY]: 'This instance serves as many event streams as it can; retry after the time in Retry-After.',
+  [ErrorCode.NOT_READY]: 'Not ready to serve: a migration of this build is not applied yet (migration:TableListIndexes1796518800000).',
   [ErrorCode.COMMIT_OUTCOME_UNKNOWN]: 'The connection was lost after the commit was sent; retry with the same Idempotency-Key.',
 };
 
@@ -184,6 +185,7 @@ export function problemExample(status: number, codes: readonly string[], instanc
     example.errors = [{ field: 'target', message: 'target must be an integer number' }];
     example.errorCount = 1;
   }
+  if (code === ErrorCode.NOT_READY) example.missing = ['migration:TableListIndexes1796518800000'];
   return example;
 }
 

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     idempotencyTtlHours: 24,
     dbPoolSize: 1,
     dbTimeoutMs: 4000,
+    metricsToken: null,
     rateLimit: 100_000,
     rateLimitWindowSeconds: 60,
     authFailureLimit: 30,

@@ -14,7 +14,7 @@ const { startEmbeddedPostgres } = require('../../dist/src/db/embedded.js');
 
 const [dir, port] = process.argv.slice(2);
 const say = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-const server = await startEmbeddedPostgres(dir, Number(port), (line) => process.stderr.write(`${line}\n`));
+const server = await startEmbeddedPostgres(dir, Number(port), { log: (line) => process.stderr.write(`${line}\n`) });
 let running = true;
 say({ ready: server.url('postgres') });
 

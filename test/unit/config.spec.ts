@@ -27,6 +27,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-operator-token' })).toMatchObject({ adminTokenGenerated: false, adminTokenFile: null });
   });
 
+  it('METRICS_TOKEN: unset leaves /metrics open; a token must be at least 16 characters without spaces', () => {
+    expect(loadConfig({ DATA_DIR: dir }).metricsToken).toBeNull();
+    expect(loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'scraper-token-0123456789' }).metricsToken).toBe('scraper-token-0123456789');
+    expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+    expect(() => loadConfig({ DATA_DIR: dir, METRICS_TOKEN: 'with a space in it, long enough' })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('reports every bad value at once', () => {
     try {
       loadConfig({ PORT: '70000', DATABASE_URL: 'nonsense', LOG_LEVEL: 'loud', IDEMPOTENCY_TTL_HOURS: '1', DATA_DIR: dir });
