@@ -13,9 +13,29 @@ export interface paths {
         };
         /**
          * Liveness and database ping (no token needed)
-         * @description Liveness and database ping (no token needed).
+         * @description Liveness: 200 while the process serves and its database answers a ping within a second, else 503. For a supervisor deciding whether to restart the instance; a load balancer deciding whether to send it traffic asks GET /ready.
          */
-        get: operations["Health_health"];
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database answers and every migration is applied (no token needed)
+         * @description Readiness, for a load balancer or an orchestrator: 200 once the database answers and every migration of this build is applied to it; otherwise 503 NOT_READY, whose `missing` lists what is missing (`database`, or `migration:<name>` per migration not applied). Cheap and bounded: one statement, an answer within about a second, and concurrent probes share one check.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -35,13 +55,13 @@ export interface paths {
          * List the club's API keys (never their tokens)
          * @description List the club's API keys (never their tokens).
          */
-        get: operations["Clubs_listKeys"];
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description The token is shown only in this answer; only its hash is stored.
          */
-        post: operations["Clubs_createKey"];
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -62,7 +82,7 @@ export interface paths {
          * Revoke an API key, at once
          * @description Revoke an API key, at once.
          */
-        delete: operations["Clubs_revokeKey"];
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -79,7 +99,7 @@ export interface paths {
          * Who did what: every successful command of the club, by API key or the operator, oldest first
          * @description Who did what: every successful command of the club, by API key or the operator, oldest first.
          */
-        get: operations["Audit_list"];
+        get: operations["listAuditEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -99,7 +119,7 @@ export interface paths {
          * Outstanding balances per player and currency, across sessions (R6.6)
          * @description net + paid − received over every session; positive: is owed. The house account appears as `"house"`. Every party with any entry or payment is listed, square ones too, unless `outstanding=true`.
          */
-        get: operations["Balances_balances"];
+        get: operations["listBalances"];
         put?: never;
         post?: never;
         delete?: never;
@@ -119,13 +139,13 @@ export interface paths {
          * List chouettes (filter by session, player, status)
          * @description List chouettes (filter by session, player, status).
          */
-        get: operations["Chouettes_list"];
+        get: operations["listChouettes"];
         put?: never;
         /**
          * Seat a chouette of 3 to 12 players (R5.1)
          * @description Seating by roll-off, explicit order or server-side shuffle: the first is the box, the second the captain, the rest the team in order.
          */
-        post: operations["Chouettes_create"];
+        post: operations["createChouette"];
         delete?: never;
         options?: never;
         head?: never;
@@ -143,7 +163,7 @@ export interface paths {
          * A chouette: box, partner, team line, nets after rake, games
          * @description A chouette: box, partner, team line, nets after rake, games.
          */
-        get: operations["Chouettes_get"];
+        get: operations["getChouette"];
         put?: never;
         post?: never;
         delete?: never;
@@ -163,13 +183,13 @@ export interface paths {
          * Every game of the table, in order
          * @description Every game of the table, in order.
          */
-        get: operations["chouettes_listGames"];
+        get: operations["listChouetteGames"];
         put?: never;
         /**
          * Start the next game of a chouette
          * @description With `actions`, the whole game is applied at once, all or nothing (recording after the fact). R6.8: one game at a time.
          */
-        post: operations["chouettes_startGame"];
+        post: operations["startChouetteGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -187,7 +207,7 @@ export interface paths {
          * One game: cubes, actions, result, payouts
          * @description One game: cubes, actions, result, payouts.
          */
-        get: operations["chouettes_getGame"];
+        get: operations["getChouetteGame"];
         put?: never;
         post?: never;
         delete?: never;
@@ -209,7 +229,7 @@ export interface paths {
          * End an unfinished game with no result and no money
          * @description End an unfinished game with no result and no money.
          */
-        post: operations["chouettes_abandon"];
+        post: operations["abandonChouetteGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -229,7 +249,7 @@ export interface paths {
          * Record one action: double, take, pass, beaver, raccoon or finish
          * @description Record one action: double, take, pass, beaver, raccoon or finish.
          */
-        post: operations["chouettes_act"];
+        post: operations["recordChouetteGameAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -249,7 +269,7 @@ export interface paths {
          * Take back the last action of an unfinished game
          * @description Take back the last action of an unfinished game.
          */
-        post: operations["chouettes_undo"];
+        post: operations["undoChouetteGameAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -269,7 +289,7 @@ export interface paths {
          * Void the latest finished game (R6.3)
          * @description Posts reversing entries; the score and seats are as before the game.
          */
-        post: operations["chouettes_void"];
+        post: operations["voidChouetteGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -289,7 +309,7 @@ export interface paths {
          * A player joins at the end of the team line, between games (R5.8)
          * @description A player joins at the end of the team line, between games (R5.8).
          */
-        post: operations["Chouettes_join"];
+        post: operations["joinChouette"];
         delete?: never;
         options?: never;
         head?: never;
@@ -310,7 +330,7 @@ export interface paths {
          * A player leaves, between games (R5.8)
          * @description If the box leaves, the captain becomes box; if the partner leaves, the box has none until the next box change.
          */
-        delete: operations["Chouettes_leave"];
+        delete: operations["leaveChouette"];
         options?: never;
         head?: never;
         patch?: never;
@@ -327,7 +347,7 @@ export interface paths {
          * The club of the calling key
          * @description The club of the calling key.
          */
-        get: operations["Clubs_get"];
+        get: operations["getClub"];
         put?: never;
         post?: never;
         delete?: never;
@@ -337,7 +357,7 @@ export interface paths {
          * Change the club (name, default currency, time zone)
          * @description Change the club (name, default currency, time zone).
          */
-        patch: operations["Clubs_update"];
+        patch: operations["updateClub"];
         trace?: never;
     };
     "/v1/clubs": {
@@ -353,7 +373,7 @@ export interface paths {
          * Create a club (operator token)
          * @description Answers the club and its first API key (role owner). The token is shown only here.
          */
-        post: operations["Clubs_create"];
+        post: operations["createClub"];
         delete?: never;
         options?: never;
         head?: never;
@@ -371,7 +391,7 @@ export interface paths {
          * The club's events after a place in the log, oldest first
          * @description Every change a client could show is an event, written in the transaction of the change. A page holds only events that can no longer be preceded by another: resuming with `after` = `nextCursor` never misses one, even one whose transaction committed after a later-numbered one. Events are kept at least 30 days.
          */
-        get: operations["Events_list"];
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -405,7 +425,7 @@ export interface paths {
          *
          *     A client that leaves too much untaken (1 MiB by default) is dropped: the stream ends, and the client resumes with `Last-Event-ID`. Streams also end when the instance stops or the API key is revoked.
          */
-        get: operations["Events_stream"];
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -425,13 +445,13 @@ export interface paths {
          * List matches (filter by session, player, status)
          * @description List matches (filter by session, player, status).
          */
-        get: operations["Matches_list"];
+        get: operations["listMatches"];
         put?: never;
         /**
          * Start a match to an odd target (R3)
          * @description Sides of one player or a pair (R3.7); rules `crawford` and `deadCube`; money-only settings must be off (R2.8). `variant` (R8) picks the game: a variant match takes any target from 1 to 63 (Tavla 31: 1 to 255, default 31; R8.7).
          */
-        post: operations["Matches_create"];
+        post: operations["createMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -449,7 +469,7 @@ export interface paths {
          * A match: score, Crawford game, games
          * @description A match: score, Crawford game, games.
          */
-        get: operations["Matches_get"];
+        get: operations["getMatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -469,7 +489,7 @@ export interface paths {
          * The match as a Jellyfish .mat record (text/plain), for GNU Backgammon and other analysis programs
          * @description One block per finished game with the score before it (penalties included, R3.6), the cube lines (`Doubles => 2`, `Takes`, `Drops`, `Beavers => 4`) in the acting side's column and `Wins N points`. No checker moves: the service records none, so a game without cube actions carries a position line that tells the importer the game is in play.
          */
-        get: operations["Matches_exportMat"];
+        get: operations["exportMatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -489,13 +509,13 @@ export interface paths {
          * Every game of the table, in order
          * @description Every game of the table, in order.
          */
-        get: operations["matches_listGames"];
+        get: operations["listMatchGames"];
         put?: never;
         /**
          * Start the next game of a match
          * @description With `actions`, the whole game is applied at once, all or nothing (recording after the fact). R6.8: one game at a time.
          */
-        post: operations["matches_startGame"];
+        post: operations["startMatchGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -513,7 +533,7 @@ export interface paths {
          * One game: cubes, actions, result, payouts
          * @description One game: cubes, actions, result, payouts.
          */
-        get: operations["matches_getGame"];
+        get: operations["getMatchGame"];
         put?: never;
         post?: never;
         delete?: never;
@@ -535,7 +555,7 @@ export interface paths {
          * End an unfinished game with no result and no money
          * @description End an unfinished game with no result and no money.
          */
-        post: operations["matches_abandon"];
+        post: operations["abandonMatchGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -555,7 +575,7 @@ export interface paths {
          * Record one action: double, take, pass, beaver, raccoon or finish
          * @description Record one action: double, take, pass, beaver, raccoon or finish.
          */
-        post: operations["matches_act"];
+        post: operations["recordMatchGameAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -575,7 +595,7 @@ export interface paths {
          * Take back the last action of an unfinished game
          * @description Take back the last action of an unfinished game.
          */
-        post: operations["matches_undo"];
+        post: operations["undoMatchGameAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -595,7 +615,7 @@ export interface paths {
          * Void the latest finished game (R6.3)
          * @description Posts reversing entries; the score and seats are as before the game.
          */
-        post: operations["matches_void"];
+        post: operations["voidMatchGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -615,7 +635,7 @@ export interface paths {
          * Award penalty points to a side between games (R3.6)
          * @description May end the match, make the next game the Crawford game, or forfeit the match.
          */
-        post: operations["Matches_penalty"];
+        post: operations["awardMatchPenalty"];
         delete?: never;
         options?: never;
         head?: never;
@@ -633,13 +653,13 @@ export interface paths {
          * List money-game tables (filter by session, player, status)
          * @description List money-game tables (filter by session, player, status).
          */
-        get: operations["MoneyGames_list"];
+        get: operations["listMoneyGames"];
         put?: never;
         /**
          * Open a money-game table for two players (R4)
          * @description Open a money-game table for two players (R4).
          */
-        post: operations["MoneyGames_create"];
+        post: operations["createMoneyGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -657,7 +677,7 @@ export interface paths {
          * A money-game table: nets after rake, games
          * @description A money-game table: nets after rake, games.
          */
-        get: operations["MoneyGames_get"];
+        get: operations["getMoneyGame"];
         put?: never;
         post?: never;
         delete?: never;
@@ -677,13 +697,13 @@ export interface paths {
          * Every game of the table, in order
          * @description Every game of the table, in order.
          */
-        get: operations["money-games_listGames"];
+        get: operations["listMoneyTableGames"];
         put?: never;
         /**
          * Start the next game of a money game
          * @description With `actions`, the whole game is applied at once, all or nothing (recording after the fact). R6.8: one game at a time.
          */
-        post: operations["money-games_startGame"];
+        post: operations["startMoneyTableGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -701,7 +721,7 @@ export interface paths {
          * One game: cubes, actions, result, payouts
          * @description One game: cubes, actions, result, payouts.
          */
-        get: operations["money-games_getGame"];
+        get: operations["getMoneyTableGame"];
         put?: never;
         post?: never;
         delete?: never;
@@ -723,7 +743,7 @@ export interface paths {
          * End an unfinished game with no result and no money
          * @description End an unfinished game with no result and no money.
          */
-        post: operations["money-games_abandon"];
+        post: operations["abandonMoneyTableGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -743,7 +763,7 @@ export interface paths {
          * Record one action: double, take, pass, beaver, raccoon or finish
          * @description Record one action: double, take, pass, beaver, raccoon or finish.
          */
-        post: operations["money-games_act"];
+        post: operations["recordMoneyTableGameAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -763,7 +783,7 @@ export interface paths {
          * Take back the last action of an unfinished game
          * @description Take back the last action of an unfinished game.
          */
-        post: operations["money-games_undo"];
+        post: operations["undoMoneyTableGameAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -783,7 +803,7 @@ export interface paths {
          * Void the latest finished game (R6.3)
          * @description Posts reversing entries; the score and seats are as before the game.
          */
-        post: operations["money-games_void"];
+        post: operations["voidMoneyTableGame"];
         delete?: never;
         options?: never;
         head?: never;
@@ -801,13 +821,13 @@ export interface paths {
          * List the club's players, oldest first
          * @description Items are lean: no `stats` (they cost a read of each player's games); `GET /v1/players/{id}` has them.
          */
-        get: operations["Players_list"];
+        get: operations["listPlayers"];
         put?: never;
         /**
          * Add a player to the club
          * @description Add a player to the club.
          */
-        post: operations["Players_create"];
+        post: operations["createPlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -825,7 +845,7 @@ export interface paths {
          * One player, with his statistics
          * @description The player's fields and `stats`: matches and games played and won, gammons and backgammons won and lost, cube actions, and money net per currency, over the club's finished games and matches (definitions on each field).
          */
-        get: operations["Players_get"];
+        get: operations["getPlayer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -835,7 +855,7 @@ export interface paths {
          * Change a player (If-Match honoured)
          * @description Change a player (If-Match honoured).
          */
-        patch: operations["Players_update"];
+        patch: operations["updatePlayer"];
         trace?: never;
     };
     "/v1/players/{id}/statement": {
@@ -849,7 +869,7 @@ export interface paths {
          * A player's money across sessions: per-session nets, payments, balance (R6.6)
          * @description `from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant.
          */
-        get: operations["Balances_playerStatement"];
+        get: operations["getPlayerStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -869,7 +889,7 @@ export interface paths {
          * Club ratings, best first (R7.1)
          * @description Every finished match rates its players by the FIBS formula; a pair plays the other side's average (R3.7).
          */
-        get: operations["Ratings_list"];
+        get: operations["listRatings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -889,13 +909,13 @@ export interface paths {
          * List sessions, oldest first
          * @description List sessions, oldest first.
          */
-        get: operations["Sessions_list"];
+        get: operations["listSessions"];
         put?: never;
         /**
          * Open a session (a club meeting, R6.1)
          * @description Open a session (a club meeting, R6.1).
          */
-        post: operations["Sessions_create"];
+        post: operations["createSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -913,7 +933,7 @@ export interface paths {
          * One session
          * @description One session.
          */
-        get: operations["Sessions_get"];
+        get: operations["getSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -923,7 +943,7 @@ export interface paths {
          * Change a session (If-Match honoured)
          * @description Change a session (If-Match honoured).
          */
-        patch: operations["Sessions_update"];
+        patch: operations["updateSession"];
         trace?: never;
     };
     "/v1/sessions/{id}/close": {
@@ -939,7 +959,7 @@ export interface paths {
          * Close the session (R6.7)
          * @description Refused while a game is unfinished. Closing a closed session answers it unchanged.
          */
-        post: operations["Sessions_close"];
+        post: operations["closeSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -957,7 +977,7 @@ export interface paths {
          * The session's finished, voided and abandoned games, every table
          * @description Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds,variant,checkersLeft` (names joined by ` / `, side 0 first; ids separated by a space; `startedAt` and `endedAt` RFC 3339 in the club's time zone with their offset, where the JSON has UTC; `?bom=1` puts a UTF-8 byte-order mark first). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.
          */
-        get: operations["Standings_games"];
+        get: operations["listSessionGames"];
         put?: never;
         post?: never;
         delete?: never;
@@ -977,7 +997,7 @@ export interface paths {
          * The session's ledger entries, in the order posted (R6.3, R6.4)
          * @description The session's ledger entries, in the order posted (R6.3, R6.4).
          */
-        get: operations["SessionMoney_ledger"];
+        get: operations["listSessionLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -997,13 +1017,13 @@ export interface paths {
          * The payments recorded against the session, in the order recorded (R6.6)
          * @description The payments recorded against the session, in the order recorded (R6.6).
          */
-        get: operations["SessionMoney_payments"];
+        get: operations["listSessionPayments"];
         put?: never;
         /**
          * Record cash handed over (R6.6)
          * @description Against an open or a closed session. `from`/`to` are player ids or `"house"`. Payments are never changed: a mistake is corrected by a payment the other way.
          */
-        post: operations["SessionMoney_pay"];
+        post: operations["recordSessionPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1021,7 +1041,7 @@ export interface paths {
          * The settlement statement: nets, house, payments and who pays whom (R6.5)
          * @description JSON by default (times RFC 3339 UTC); `Accept: text/csv` answers the same statement as CSV (one header row, a `record` column: session, player, house, payment, transfer, total; every minor-unit amount also in major units as exact decimal text with the currency's ISO 4217 digits, in the columns `net`, `paid`, `received`, `outstanding`, `amount`; times RFC 3339 in the club's time zone with their offset; `?bom=1` puts a UTF-8 byte-order mark first), `Accept: application/pdf` as a printable A4 PDF (names in any script: Latin, Greek, Cyrillic, Chinese, Japanese, Korean, Arabic, Hebrew; times in the club's time zone with their offset, the zone named in the header). Available open or closed; recomputed from the same ledger in the same club time zone it is byte-identical.
          */
-        get: operations["SessionMoney_statement"];
+        get: operations["getSessionStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1041,7 +1061,7 @@ export interface paths {
          * The session's standings: players by money net, then games won (end-of-night board)
          * @description Everyone in the session's settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Open or closed sessions.
          */
-        get: operations["Standings_get"];
+        get: operations["getSessionStandings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1061,13 +1081,13 @@ export interface paths {
          * List team events (filter by session), oldest first
          * @description List team events (filter by session), oldest first.
          */
-        get: operations["TeamEvents_list"];
+        get: operations["listTeamEvents"];
         put?: never;
         /**
          * Start a team event: one match per board, won by a majority of the boards (R3.7)
          * @description Two teams of the same odd number of players (1, 3, 5, … up to 9); board i is a match between the i-th player of each team, team 0 on side 0. Every board match is created in the same transaction, with the event's `target`, `rules` and `stakeMinor`, exactly as `POST /v1/matches` would create it, and is then played through `/v1/matches/{id}/games`. The stake is per board: each board match carries `stakeMinor`, and when it ends its loser pays it to its winner through the session ledger (R3.8); the event as a whole moves no money. The team score, status and winner are derived from the board matches on every read.
          */
-        post: operations["TeamEvents_create"];
+        post: operations["createTeamEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1085,7 +1105,7 @@ export interface paths {
          * A team event: boards, team score, status and winner (R3.7)
          * @description A team event: boards, team score, status and winner (R3.7).
          */
-        get: operations["TeamEvents_get"];
+        get: operations["getTeamEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1105,13 +1125,13 @@ export interface paths {
          * List the club's webhook subscriptions, oldest first (never their secrets)
          * @description List the club's webhook subscriptions, oldest first (never their secrets).
          */
-        get: operations["Webhooks_list"];
+        get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe a URL to the club’s events
          * @description Answers the subscription with its signing `secret`, shown only here. Each event is POSTed as JSON `{ id, type, occurredAt, sessionId, subject, data }` with the Standard Webhooks headers `webhook-id` (the event id), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `<id>.<timestamp>.<body>` under the secret), and `webhook-attempt` (1 for the first). Any 2xx is delivered; anything else, no answer within 10 s or a refused connection is tried again with exponential backoff (the first retry within 10 s, 8 attempts over about 27 h) while the subscription is enabled; 410 Gone disables it. At least once, in the order of the log per subscription as far as retries allow. A club has at most 20 subscriptions.
          */
-        post: operations["Webhooks_create"];
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1129,21 +1149,21 @@ export interface paths {
          * One webhook subscription (never its secret)
          * @description One webhook subscription (never its secret).
          */
-        get: operations["Webhooks_get"];
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook subscription, its pending deliveries and its delivery log
          * @description Delete a webhook subscription, its pending deliveries and its delivery log.
          */
-        delete: operations["Webhooks_remove"];
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Change a webhook subscription (If-Match honoured)
          * @description Change its URL, the types of event it receives or its description, or disable and enable it: enabling clears `disabledReason`.
          */
-        patch: operations["Webhooks_update"];
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/v1/webhooks/{id}/deliveries": {
@@ -1157,7 +1177,7 @@ export interface paths {
          * A webhook's delivery log, newest attempt first
          * @description Every attempt to send an event to it, kept 30 days: the event, the attempt number, the outcome, the answer’s status or what went wrong, and when it is tried again.
          */
-        get: operations["Webhooks_deliveries"];
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1179,7 +1199,7 @@ export interface paths {
          * Send a webhook.test event now
          * @description Sends `{ id, type: "webhook.test", occurredAt, sessionId: null, subject: { kind: "webhook", id }, data: <the subscription> }`, signed like every delivery, once, even while the subscription is disabled, and answers the attempt (also in its delivery log). Its id starts with `test_`: it is no position in the event log. A 410 Gone disables the subscription.
          */
-        post: operations["Webhooks_test"];
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2275,7 +2295,7 @@ export interface components {
              * @example 1500
              */
             rating: number;
-            /** @description Statistics over the club's finished games and matches, computed when asked. Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out. */
+            /** @description Statistics over the club's finished games and matches, kept up to date by every game, void and match (the same figures as over the whole history). Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out. */
             stats: components["schemas"]["PlayerStatsDto"];
             /** @description The same finished games split by variant (R8.9), backgammon first, then in the order of the variants list; only the variants the player has played. A draw counts as played, neither won nor lost. */
             statsByVariant: components["schemas"]["VariantStatsDto"][];
@@ -2469,6 +2489,13 @@ export interface components {
              * @example /v1/players
              */
             instance?: string;
+            /**
+             * @description With NOT_READY (GET /ready): what the instance still waits for: `database` (it does not answer), or `migration:<name>` for each migration of this build not applied to the database yet.
+             * @example [
+             *       "migration:TableListIndexes1796518800000"
+             *     ]
+             */
+            missing?: string[];
             /** @description Correlation id of the request (also in the X-Request-Id header). */
             requestId?: string;
             /**
@@ -2515,6 +2542,15 @@ export interface components {
             items: components["schemas"]["RatingDto"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        ReadyDto: {
+            /**
+             * @description How many migrations this build carries, every one of them applied to the database.
+             * @example 16
+             */
+            migrations: number;
+            /** @enum {string} */
+            status: "ready";
         };
         ResultDto: {
             /** @description Tavla 31: the loser's checkers left, the game's points (R8.6). */
@@ -3088,7 +3124,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    Health_health: {
+    getHealth: {
         parameters: {
             query?: never;
             header?: never;
@@ -3103,7 +3139,70 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "database": "up",
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HealthDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/health",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/health",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/health",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
@@ -3131,12 +3230,136 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "database": "down",
+                     *       "status": "unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["HealthDto"];
                 };
             };
         };
     };
-    Clubs_listKeys: {
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadyDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/ready",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/ready",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/ready",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/ready",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Not ready: the database does not answer within a second, or a migration is not applied yet; `missing` says which (NOT_READY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_READY",
+                     *       "detail": "Not ready to serve: a migration of this build is not applied yet (migration:TableListIndexes1796518800000).",
+                     *       "instance": "/ready",
+                     *       "missing": [
+                     *         "migration:TableListIndexes1796518800000"
+                     *       ],
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:not-ready"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -3158,7 +3381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,6 +3445,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/api-keys",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -3236,6 +3478,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/api-keys",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -3281,7 +3542,7 @@ export interface operations {
             };
         };
     };
-    Clubs_createKey: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -3305,7 +3566,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKeyDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3364,6 +3625,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/api-keys",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -3464,6 +3744,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/api-keys",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -3504,7 +3803,7 @@ export interface operations {
             };
         };
     };
-    Clubs_revokeKey: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -3524,6 +3823,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/api-keys/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
             401: {
@@ -3582,6 +3900,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/api-keys/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -3596,6 +3933,44 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/api-keys/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/api-keys/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -3634,6 +4009,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/api-keys/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -3679,7 +4073,7 @@ export interface operations {
             };
         };
     };
-    Audit_list: {
+    listAuditEntries: {
         parameters: {
             query?: {
                 /** @description Only what this API key did. */
@@ -3703,7 +4097,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3767,6 +4161,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/audit",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -3781,6 +4194,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/audit",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -3826,7 +4258,7 @@ export interface operations {
             };
         };
     };
-    Balances_balances: {
+    listBalances: {
         parameters: {
             query?: {
                 /** @description Only this currency. */
@@ -3850,7 +4282,7 @@ export interface operations {
                     "application/json": components["schemas"]["BalancesDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3909,6 +4341,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/balances",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -3954,6 +4405,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/balances",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -3994,7 +4464,7 @@ export interface operations {
             };
         };
     };
-    Chouettes_list: {
+    listChouettes: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -4020,7 +4490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChouettePage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4079,6 +4549,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -4124,6 +4613,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -4164,7 +4672,7 @@ export interface operations {
             };
         };
     };
-    Chouettes_create: {
+    createChouette: {
         parameters: {
             query?: never;
             header?: {
@@ -4188,7 +4696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChouetteDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4247,6 +4755,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -4349,6 +4876,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -4389,7 +4935,7 @@ export interface operations {
             };
         };
     };
-    Chouettes_get: {
+    getChouette: {
         parameters: {
             query?: never;
             header?: never;
@@ -4406,6 +4952,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChouetteDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -4460,6 +5025,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -4505,6 +5089,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -4545,7 +5148,7 @@ export interface operations {
             };
         };
     };
-    chouettes_listGames: {
+    listChouetteGames: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -4569,7 +5172,7 @@ export interface operations {
                     "application/json": components["schemas"]["GamePage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4647,6 +5250,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -4671,6 +5293,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -4711,12 +5352,14 @@ export interface operations {
             };
         };
     };
-    chouettes_startGame: {
+    startChouetteGame: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
                 "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
             };
             path: {
                 id: string;
@@ -4737,7 +5380,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4820,6 +5463,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -4834,6 +5496,25 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the table's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -4917,6 +5598,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -4957,7 +5657,7 @@ export interface operations {
             };
         };
     };
-    chouettes_getGame: {
+    getChouetteGame: {
         parameters: {
             query?: never;
             header?: {
@@ -4978,6 +5678,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -5037,6 +5756,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -5051,6 +5789,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -5096,7 +5853,7 @@ export interface operations {
             };
         };
     };
-    chouettes_abandon: {
+    abandonChouetteGame: {
         parameters: {
             query?: never;
             header?: {
@@ -5119,6 +5876,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -5178,6 +5954,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -5211,6 +6006,44 @@ export interface operations {
                      *       "status": 412,
                      *       "title": "Precondition Failed",
                      *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -5256,6 +6089,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -5296,7 +6148,7 @@ export interface operations {
             };
         };
     };
-    chouettes_act: {
+    recordChouetteGameAction: {
         parameters: {
             query?: never;
             header?: {
@@ -5326,7 +6178,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5404,6 +6256,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/actions",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -5525,6 +6396,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/actions",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -5565,7 +6455,7 @@ export interface operations {
             };
         };
     };
-    chouettes_undo: {
+    undoChouetteGameAction: {
         parameters: {
             query?: never;
             header?: {
@@ -5588,6 +6478,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -5647,6 +6556,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -5680,6 +6608,44 @@ export interface operations {
                      *       "status": 412,
                      *       "title": "Precondition Failed",
                      *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -5725,6 +6691,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -5765,7 +6750,7 @@ export interface operations {
             };
         };
     };
-    chouettes_void: {
+    voidChouetteGame: {
         parameters: {
             query?: never;
             header?: {
@@ -5794,7 +6779,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5872,6 +6857,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/void",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -5993,6 +6997,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/void",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -6033,7 +7056,7 @@ export interface operations {
             };
         };
     };
-    Chouettes_join: {
+    joinChouette: {
         parameters: {
             query?: never;
             header?: {
@@ -6059,7 +7082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChouetteDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6137,6 +7160,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/players",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -6239,6 +7281,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/players",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -6279,7 +7340,7 @@ export interface operations {
             };
         };
     };
-    Chouettes_leave: {
+    leaveChouette: {
         parameters: {
             query?: never;
             header?: {
@@ -6300,6 +7361,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChouetteDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -6359,6 +7439,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -6373,6 +7472,44 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -6418,6 +7555,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/chouettes/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -6458,7 +7614,7 @@ export interface operations {
             };
         };
     };
-    Clubs_get: {
+    getClub: {
         parameters: {
             query?: never;
             header?: never;
@@ -6473,6 +7629,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClubDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/club",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -6513,6 +7688,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/club",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -6527,6 +7721,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/club",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -6572,7 +7785,7 @@ export interface operations {
             };
         };
     };
-    Clubs_update: {
+    updateClub: {
         parameters: {
             query?: never;
             header?: {
@@ -6598,7 +7811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClubDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6657,6 +7870,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/club",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -6776,6 +8008,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/club",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -6816,7 +8067,7 @@ export interface operations {
             };
         };
     };
-    Clubs_create: {
+    createClub: {
         parameters: {
             query?: never;
             header?: {
@@ -6840,7 +8091,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedClubDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6899,6 +8150,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/clubs",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -6999,6 +8269,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/clubs",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -7039,7 +8328,7 @@ export interface operations {
             };
         };
     };
-    Events_list: {
+    listEvents: {
         parameters: {
             query?: {
                 /** @description An event id (`id` of an event, or the `nextCursor` of a page): only events after it. From the oldest event kept when left out. Not an event id: 400 INVALID_EVENT_ID. */
@@ -7065,7 +8354,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventPageDto"];
                 };
             };
-            /** @description A query field of the wrong form or unknown (VALIDATION_FAILED), an id that is not an event id (INVALID_EVENT_ID), or `types` naming something that is not an event type (INVALID_EVENT_TYPE). */
+            /** @description A query field of the wrong form or unknown (VALIDATION_FAILED), an id that is not an event id (INVALID_EVENT_ID), or `types` naming something that is not an event type (INVALID_EVENT_TYPE). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7129,6 +8418,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/events",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -7143,6 +8451,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/events",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -7188,7 +8515,7 @@ export interface operations {
             };
         };
     };
-    Events_stream: {
+    streamEvents: {
         parameters: {
             query?: {
                 /** @description Where to resume, for clients that cannot send the `Last-Event-ID` header (the header wins when both are sent): an event id; only events after it are sent. */
@@ -7216,7 +8543,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description A query field of the wrong form or unknown (VALIDATION_FAILED), an id that is not an event id (INVALID_EVENT_ID), or `types` naming something that is not an event type (INVALID_EVENT_TYPE). */
+            /** @description A query field of the wrong form or unknown (VALIDATION_FAILED), an id that is not an event id (INVALID_EVENT_ID), or `types` naming something that is not an event type (INVALID_EVENT_TYPE). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7299,6 +8626,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/events/stream",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description The club has as many streams open on this instance as it may (TOO_MANY_STREAMS); or too many requests for this API key, or too many failed authentications from this address (RATE_LIMITED). See Retry-After. */
             429: {
                 headers: {
@@ -7313,6 +8659,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:too-many-streams"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/events/stream",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -7358,7 +8723,7 @@ export interface operations {
             };
         };
     };
-    Matches_list: {
+    listMatches: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -7384,7 +8749,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7448,6 +8813,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -7462,6 +8846,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -7507,7 +8910,7 @@ export interface operations {
             };
         };
     };
-    Matches_create: {
+    createMatch: {
         parameters: {
             query?: never;
             header?: {
@@ -7531,7 +8934,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7590,6 +8993,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -7692,6 +9114,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -7732,7 +9173,7 @@ export interface operations {
             };
         };
     };
-    Matches_get: {
+    getMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -7749,6 +9190,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MatchDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -7808,6 +9268,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -7822,6 +9301,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -7867,7 +9365,7 @@ export interface operations {
             };
         };
     };
-    Matches_exportMat: {
+    exportMatch: {
         parameters: {
             query?: never;
             header?: never;
@@ -7885,6 +9383,25 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/export",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -7963,6 +9480,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/export",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description The match cannot be written in the format (EXPORT_NOT_POSSIBLE), or it is not a backgammon match (EXPORT_UNSUPPORTED_VARIANT, R8.9). Refusals by the rules on this route: EXPORT_UNSUPPORTED_VARIANT. */
             422: {
                 headers: {
@@ -8003,6 +9539,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/export",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -8043,7 +9598,7 @@ export interface operations {
             };
         };
     };
-    matches_listGames: {
+    listMatchGames: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -8067,7 +9622,7 @@ export interface operations {
                     "application/json": components["schemas"]["GamePage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8145,6 +9700,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -8169,6 +9743,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -8209,12 +9802,14 @@ export interface operations {
             };
         };
     };
-    matches_startGame: {
+    startMatchGame: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
                 "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
             };
             path: {
                 id: string;
@@ -8235,7 +9830,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8318,6 +9913,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -8332,6 +9946,25 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the table's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -8415,6 +10048,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -8455,7 +10107,7 @@ export interface operations {
             };
         };
     };
-    matches_getGame: {
+    getMatchGame: {
         parameters: {
             query?: never;
             header?: {
@@ -8476,6 +10128,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -8535,6 +10206,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -8549,6 +10239,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -8594,7 +10303,7 @@ export interface operations {
             };
         };
     };
-    matches_abandon: {
+    abandonMatchGame: {
         parameters: {
             query?: never;
             header?: {
@@ -8617,6 +10326,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -8676,6 +10404,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -8709,6 +10456,44 @@ export interface operations {
                      *       "status": 412,
                      *       "title": "Precondition Failed",
                      *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -8754,6 +10539,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -8794,7 +10598,7 @@ export interface operations {
             };
         };
     };
-    matches_act: {
+    recordMatchGameAction: {
         parameters: {
             query?: never;
             header?: {
@@ -8824,7 +10628,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8902,6 +10706,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/actions",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -9023,6 +10846,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/actions",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -9063,7 +10905,7 @@ export interface operations {
             };
         };
     };
-    matches_undo: {
+    undoMatchGameAction: {
         parameters: {
             query?: never;
             header?: {
@@ -9086,6 +10928,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -9145,6 +11006,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -9178,6 +11058,44 @@ export interface operations {
                      *       "status": 412,
                      *       "title": "Precondition Failed",
                      *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -9223,6 +11141,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -9263,7 +11200,7 @@ export interface operations {
             };
         };
     };
-    matches_void: {
+    voidMatchGame: {
         parameters: {
             query?: never;
             header?: {
@@ -9292,7 +11229,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9370,6 +11307,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/void",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -9491,6 +11447,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/void",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -9531,7 +11506,7 @@ export interface operations {
             };
         };
     };
-    Matches_penalty: {
+    awardMatchPenalty: {
         parameters: {
             query?: never;
             header?: {
@@ -9557,7 +11532,7 @@ export interface operations {
                     "application/json": components["schemas"]["MatchDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9635,6 +11610,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/penalties",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -9737,6 +11731,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/penalties",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -9777,7 +11790,7 @@ export interface operations {
             };
         };
     };
-    MoneyGames_list: {
+    listMoneyGames: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -9803,7 +11816,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoneyGamePage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9862,6 +11875,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -9907,6 +11939,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -9947,7 +11998,7 @@ export interface operations {
             };
         };
     };
-    MoneyGames_create: {
+    createMoneyGame: {
         parameters: {
             query?: never;
             header?: {
@@ -9971,7 +12022,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoneyGameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10030,6 +12081,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -10132,6 +12202,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -10172,7 +12261,7 @@ export interface operations {
             };
         };
     };
-    MoneyGames_get: {
+    getMoneyGame: {
         parameters: {
             query?: never;
             header?: never;
@@ -10189,6 +12278,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MoneyGameDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -10243,6 +12351,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -10288,6 +12415,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -10328,7 +12474,7 @@ export interface operations {
             };
         };
     };
-    "money-games_listGames": {
+    listMoneyTableGames: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -10352,7 +12498,7 @@ export interface operations {
                     "application/json": components["schemas"]["GamePage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10430,6 +12576,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -10454,6 +12619,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -10494,12 +12678,14 @@ export interface operations {
             };
         };
     };
-    "money-games_startGame": {
+    startMoneyTableGame: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
                 "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
             };
             path: {
                 id: string;
@@ -10520,7 +12706,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10603,6 +12789,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -10617,6 +12822,25 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the table's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -10700,6 +12924,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -10740,7 +12983,7 @@ export interface operations {
             };
         };
     };
-    "money-games_getGame": {
+    getMoneyTableGame: {
         parameters: {
             query?: never;
             header?: {
@@ -10761,6 +13004,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -10820,6 +13082,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -10834,6 +13115,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -10879,7 +13179,7 @@ export interface operations {
             };
         };
     };
-    "money-games_abandon": {
+    abandonMoneyTableGame: {
         parameters: {
             query?: never;
             header?: {
@@ -10902,6 +13202,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -10961,6 +13280,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -10994,6 +13332,44 @@ export interface operations {
                      *       "status": 412,
                      *       "title": "Precondition Failed",
                      *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -11039,6 +13415,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/abandon",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -11079,7 +13474,7 @@ export interface operations {
             };
         };
     };
-    "money-games_act": {
+    recordMoneyTableGameAction: {
         parameters: {
             query?: never;
             header?: {
@@ -11109,7 +13504,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11187,6 +13582,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/actions",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -11308,6 +13722,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/actions",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -11348,7 +13781,7 @@ export interface operations {
             };
         };
     };
-    "money-games_undo": {
+    undoMoneyTableGameAction: {
         parameters: {
             query?: never;
             header?: {
@@ -11371,6 +13804,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -11430,6 +13882,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -11463,6 +13934,44 @@ export interface operations {
                      *       "status": 412,
                      *       "title": "Precondition Failed",
                      *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -11508,6 +14017,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/undo",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -11548,7 +14076,7 @@ export interface operations {
             };
         };
     };
-    "money-games_void": {
+    voidMoneyTableGame: {
         parameters: {
             query?: never;
             header?: {
@@ -11577,7 +14105,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11655,6 +14183,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/void",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -11776,6 +14323,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/money-games/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/void",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -11816,7 +14382,7 @@ export interface operations {
             };
         };
     };
-    Players_list: {
+    listPlayers: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -11838,7 +14404,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11902,6 +14468,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/players",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -11916,6 +14501,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/players",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -11961,7 +14565,7 @@ export interface operations {
             };
         };
     };
-    Players_create: {
+    createPlayer: {
         parameters: {
             query?: never;
             header?: {
@@ -11985,7 +14589,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12044,6 +14648,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/players",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -12144,6 +14767,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/players",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -12184,7 +14826,7 @@ export interface operations {
             };
         };
     };
-    Players_get: {
+    getPlayer: {
         parameters: {
             query?: never;
             header?: never;
@@ -12201,6 +14843,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlayerDetailDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -12260,6 +14921,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A money figure of the answer is beyond ±(2^53 − 1) minor units and cannot be given exactly (AMOUNT_OUT_OF_RANGE, R6.2); only money recorded before that bound was kept can reach it. */
             422: {
                 headers: {
@@ -12295,6 +14975,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -12340,7 +15039,7 @@ export interface operations {
             };
         };
     };
-    Players_update: {
+    updatePlayer: {
         parameters: {
             query?: never;
             header?: {
@@ -12368,7 +15067,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12446,6 +15145,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -12565,6 +15283,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -12605,7 +15342,7 @@ export interface operations {
             };
         };
     };
-    Balances_playerStatement: {
+    getPlayerStatement: {
         parameters: {
             query?: {
                 /** @description First day (`YYYY-MM-DD`, in the club's time zone) or instant (RFC 3339) of the range, inclusive. Sessions are dated by `startsAt`, else by creation. */
@@ -12629,7 +15366,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlayerStatementDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12712,6 +15449,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/statement",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A money figure of the answer is beyond ±(2^53 − 1) minor units and cannot be given exactly (AMOUNT_OUT_OF_RANGE, R6.2); only money recorded before that bound was kept can reach it. */
             422: {
                 headers: {
@@ -12752,6 +15508,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/players/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/statement",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -12792,7 +15567,7 @@ export interface operations {
             };
         };
     };
-    Ratings_list: {
+    listRatings: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -12814,7 +15589,7 @@ export interface operations {
                     "application/json": components["schemas"]["RatingPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12878,6 +15653,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/ratings",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -12892,6 +15686,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/ratings",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -12937,7 +15750,7 @@ export interface operations {
             };
         };
     };
-    Sessions_list: {
+    listSessions: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -12960,7 +15773,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13024,6 +15837,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -13038,6 +15870,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -13083,7 +15934,7 @@ export interface operations {
             };
         };
     };
-    Sessions_create: {
+    createSession: {
         parameters: {
             query?: never;
             header?: {
@@ -13107,7 +15958,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13166,6 +16017,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -13268,6 +16138,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -13308,7 +16197,7 @@ export interface operations {
             };
         };
     };
-    Sessions_get: {
+    getSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -13325,6 +16214,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -13384,6 +16292,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -13398,6 +16325,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -13443,7 +16389,7 @@ export interface operations {
             };
         };
     };
-    Sessions_update: {
+    updateSession: {
         parameters: {
             query?: never;
             header?: {
@@ -13471,7 +16417,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13549,6 +16495,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -13670,6 +16635,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -13710,7 +16694,7 @@ export interface operations {
             };
         };
     };
-    Sessions_close: {
+    closeSession: {
         parameters: {
             query?: never;
             header?: {
@@ -13730,6 +16714,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/close",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -13789,6 +16792,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/close",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -13803,6 +16825,44 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/close",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/close",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -13848,6 +16908,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/close",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -13888,7 +16967,7 @@ export interface operations {
             };
         };
     };
-    Standings_games: {
+    listSessionGames: {
         parameters: {
             query?: {
                 /** @description `1`: start the CSV answer with a UTF-8 byte-order mark (EF BB BF), so a spreadsheet that guesses the encoding reads names in any script right. `0` or absent: no mark. Ignored for other answer types. */
@@ -13916,7 +16995,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14018,6 +17097,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -14032,6 +17130,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -14077,7 +17194,7 @@ export interface operations {
             };
         };
     };
-    SessionMoney_ledger: {
+    listSessionLedgerEntries: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -14105,7 +17222,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerEntryPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14188,6 +17305,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/ledger",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -14202,6 +17338,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/ledger",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -14247,7 +17402,7 @@ export interface operations {
             };
         };
     };
-    SessionMoney_payments: {
+    listSessionPayments: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -14271,7 +17426,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14354,6 +17509,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/payments",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -14368,6 +17542,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/payments",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -14413,7 +17606,7 @@ export interface operations {
             };
         };
     };
-    SessionMoney_pay: {
+    recordSessionPayment: {
         parameters: {
             query?: never;
             header?: {
@@ -14439,7 +17632,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14517,6 +17710,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/payments",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -14619,6 +17831,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/payments",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -14659,7 +17890,7 @@ export interface operations {
             };
         };
     };
-    SessionMoney_statement: {
+    getSessionStatement: {
         parameters: {
             query?: {
                 /** @description `1`: start the CSV answer with a UTF-8 byte-order mark (EF BB BF), so a spreadsheet that guesses the encoding reads names in any script right. `0` or absent: no mark. Ignored for other answer types. */
@@ -14684,7 +17915,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14786,6 +18017,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/settlement",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A money figure of the answer is beyond ±(2^53 − 1) minor units and cannot be given exactly (AMOUNT_OUT_OF_RANGE, R6.2); only money recorded before that bound was kept can reach it. Refusals by the rules on this route: INVALID_PARTY, DUPLICATE_PARTY, UNBALANCED. */
             422: {
                 headers: {
@@ -14821,6 +18071,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/settlement",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -14866,7 +18135,7 @@ export interface operations {
             };
         };
     };
-    Standings_get: {
+    getSessionStandings: {
         parameters: {
             query?: never;
             header?: never;
@@ -14883,6 +18152,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StandingsDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/standings",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -14942,6 +18230,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/standings",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A money figure of the answer is beyond ±(2^53 − 1) minor units and cannot be given exactly (AMOUNT_OUT_OF_RANGE, R6.2); only money recorded before that bound was kept can reach it. */
             422: {
                 headers: {
@@ -14982,6 +18289,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/sessions/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/standings",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -15022,7 +18348,7 @@ export interface operations {
             };
         };
     };
-    TeamEvents_list: {
+    listTeamEvents: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -15046,7 +18372,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamEventPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15105,6 +18431,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/team-events",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -15129,6 +18474,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/team-events",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -15169,7 +18533,7 @@ export interface operations {
             };
         };
     };
-    TeamEvents_create: {
+    createTeamEvent: {
         parameters: {
             query?: never;
             header?: {
@@ -15193,7 +18557,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamEventDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15252,6 +18616,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/team-events",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -15354,6 +18737,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/team-events",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -15394,7 +18796,7 @@ export interface operations {
             };
         };
     };
-    TeamEvents_get: {
+    getTeamEvent: {
         parameters: {
             query?: never;
             header?: never;
@@ -15411,6 +18813,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamEventDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/team-events/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -15470,6 +18891,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/team-events/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -15484,6 +18924,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/team-events/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -15529,7 +18988,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_list: {
+    listWebhooks: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -15551,7 +19010,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15615,6 +19074,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/webhooks",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -15629,6 +19107,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/webhooks",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -15674,7 +19171,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_create: {
+    createWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -15698,7 +19195,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15757,6 +19254,25 @@ export interface operations {
                      *       "status": 403,
                      *       "title": "Forbidden",
                      *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/webhooks",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -15857,6 +19373,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/webhooks",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -15897,7 +19432,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_get: {
+    getWebhook: {
         parameters: {
             query?: never;
             header?: never;
@@ -15914,6 +19449,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDto"];
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -15973,6 +19527,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -15987,6 +19560,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -16032,7 +19624,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_remove: {
+    deleteWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -16052,6 +19644,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
             401: {
@@ -16110,6 +19721,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -16124,6 +19754,44 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -16162,6 +19830,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -16207,7 +19894,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_update: {
+    updateWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -16235,7 +19922,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDto"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16313,6 +20000,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -16432,6 +20138,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
             500: {
                 headers: {
@@ -16472,7 +20197,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_deliveries: {
+    listWebhookDeliveries: {
         parameters: {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
@@ -16496,7 +20221,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryAttemptPage"];
                 };
             };
-            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). */
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16579,6 +20304,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/deliveries",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
             429: {
                 headers: {
@@ -16593,6 +20337,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/deliveries",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -16638,7 +20401,7 @@ export interface operations {
             };
         };
     };
-    Webhooks_test: {
+    testWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -16658,6 +20421,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeliveryAttemptDto"];
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/test",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
@@ -16717,6 +20499,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/test",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
             409: {
                 headers: {
@@ -16731,6 +20532,44 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/test",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/test",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];
@@ -16769,6 +20608,25 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/webhooks/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/test",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemResponse"];

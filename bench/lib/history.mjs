@@ -297,10 +297,7 @@ async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
         `UPDATE party_volumes SET gross_minor = gross_minor * (1 + $2::integer), net_minor = net_minor * (1 + $2::integer),
                 paid_minor = paid_minor * (1 + $2::integer), received_minor = received_minor * (1 + $2::integer) WHERE club_id = $1`,
       ],
-      [
-        'player_stats',
-        `UPDATE player_stats SET ${STATS_COLUMNS.map((c) => `${c} = ${c} * (1 + $2::integer)`).join(', ')} WHERE club_id = $1`,
-      ],
+      ['player_stats', `UPDATE player_stats SET ${STATS_COLUMNS.map((c) => `${c} = ${c} * (1 + $2::integer)`).join(', ')} WHERE club_id = $1`],
       ['players', `UPDATE players SET rated_matches = rated_matches * (1 + $2::integer) WHERE club_id = $1`],
     ];
     // Parents first, for the foreign keys. Each statement reads only the table it copies

@@ -111,7 +111,8 @@ export class VariantStatsDto {
 export class PlayerDetailDto extends PlayerDto {
   @ApiProperty({
     type: PlayerStatsDto,
-    description: "Statistics over the club's finished games and matches, kept up to date by every game, void and match (the same figures as over the whole history). Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out.",
+    description:
+      "Statistics over the club's finished games and matches, kept up to date by every game, void and match (the same figures as over the whole history). Only here: the items of `GET /v1/players` and the answers of POST and PATCH leave them out.",
   })
   stats: PlayerStatsDto;
 
