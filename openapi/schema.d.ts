@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (a bearer token when METRICS_TOKEN is set)
+         * @description Prometheus text format: requests by route template and status, their latency, the database pool, the event log and the webhook queue (read when scraped), and the process. Open when METRICS_TOKEN is not set; otherwise `Authorization: Bearer <METRICS_TOKEN>` (not an API key), else 401.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -3127,7 +3147,10 @@ export interface operations {
     getHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3147,6 +3170,13 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HealthDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -3241,10 +3271,147 @@ export interface operations {
             };
         };
     };
-    getReadiness: {
+    getMetrics: {
         parameters: {
             query?: never;
             header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, in Prometheus text exposition format 0.0.4. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/metrics",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description METRICS_TOKEN is set and the request does not carry it (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/metrics",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/metrics",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/metrics",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/metrics",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/metrics",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3258,6 +3425,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ReadyDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -3367,7 +3541,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3380,6 +3557,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiKeyPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -4083,7 +4267,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4096,6 +4283,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AuditEntryPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -4268,7 +4462,10 @@ export interface operations {
                 /** @description Only this party. A player id, or `"house"` for the club's house account (R6.4). */
                 playerId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4281,6 +4478,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["BalancesDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -4476,7 +4680,10 @@ export interface operations {
                 sessionId?: string;
                 status?: "in-progress" | "finished";
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4489,6 +4696,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ChouettePage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -4938,7 +5152,10 @@ export interface operations {
     getChouette: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4953,6 +5170,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ChouetteDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -5156,7 +5380,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5171,6 +5398,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GamePage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -5663,6 +5897,8 @@ export interface operations {
             header?: {
                 /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
                 "If-Match"?: string;
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
             };
             path: {
                 gameNo: number;
@@ -5679,6 +5915,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GameDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -7617,7 +7860,10 @@ export interface operations {
     getClub: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7630,6 +7876,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ClubDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -8340,7 +8593,10 @@ export interface operations {
                 /** @description Only events of these types: a comma-separated list of `player.created`, `player.updated`, `session.created`, `session.updated`, `session.closed`, `table.created`, `table.updated`, `game.started`, `game.action`, `game.finished`, `game.voided`, `game.abandoned`, `payment.recorded`, `rating.changed` (anything else: 400 INVALID_EVENT_TYPE). All types when left out. */
                 types?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8353,6 +8609,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EventPageDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A query field of the wrong form or unknown (VALIDATION_FAILED), an id that is not an event id (INVALID_EVENT_ID), or `types` naming something that is not an event type (INVALID_EVENT_TYPE). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -8735,7 +8998,10 @@ export interface operations {
                 sessionId?: string;
                 status?: "in-progress" | "finished";
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8748,6 +9014,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MatchPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -9176,7 +9449,10 @@ export interface operations {
     getMatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9191,6 +9467,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MatchDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -9606,7 +9889,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -9621,6 +9907,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GamePage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -10113,6 +10406,8 @@ export interface operations {
             header?: {
                 /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
                 "If-Match"?: string;
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
             };
             path: {
                 gameNo: number;
@@ -10129,6 +10424,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GameDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -11802,7 +12104,10 @@ export interface operations {
                 sessionId?: string;
                 status?: "in-progress" | "finished";
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11815,6 +12120,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MoneyGamePage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -12264,7 +12576,10 @@ export interface operations {
     getMoneyGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -12279,6 +12594,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MoneyGameDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -12482,7 +12804,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -12497,6 +12822,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GamePage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -12989,6 +13321,8 @@ export interface operations {
             header?: {
                 /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
                 "If-Match"?: string;
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
             };
             path: {
                 gameNo: number;
@@ -13005,6 +13339,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GameDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -14390,7 +14731,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14403,6 +14747,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PlayerPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -14829,7 +15180,10 @@ export interface operations {
     getPlayer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14844,6 +15198,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PlayerDetailDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -15350,7 +15711,10 @@ export interface operations {
                 /** @description Last day or instant of the range, inclusive. */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -15365,6 +15729,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PlayerStatementDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -15575,7 +15946,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15588,6 +15962,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RatingPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -15759,7 +16140,10 @@ export interface operations {
                 limit?: number;
                 status?: "open" | "closed";
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15772,6 +16156,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SessionPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -16200,7 +16591,10 @@ export interface operations {
     getSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -16215,6 +16609,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SessionDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -16977,7 +17378,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -16994,6 +17398,13 @@ export interface operations {
                     "application/json": components["schemas"]["SessionGamePage"];
                     "text/csv": string;
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -17206,7 +17617,10 @@ export interface operations {
                 /** @description Only entries paid or received by this party. A player id, or `"house"` for the club's house account (R6.4). */
                 party?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -17221,6 +17635,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LedgerEntryPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -17410,7 +17831,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -17425,6 +17849,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PaymentPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -17896,7 +18327,10 @@ export interface operations {
                 /** @description `1`: start the CSV answer with a UTF-8 byte-order mark (EF BB BF), so a spreadsheet that guesses the encoding reads names in any script right. `0` or absent: no mark. Ignored for other answer types. */
                 bom?: "0" | "1";
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -17914,6 +18348,13 @@ export interface operations {
                     "application/pdf": string;
                     "text/csv": string;
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -18138,7 +18579,10 @@ export interface operations {
     getSessionStandings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18153,6 +18597,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["StandingsDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -18358,7 +18809,10 @@ export interface operations {
                 /** @description Only the events of this session. */
                 sessionId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -18371,6 +18825,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TeamEventPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -18799,7 +19260,10 @@ export interface operations {
     getTeamEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -18814,6 +19278,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TeamEventDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -18996,7 +19467,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -19009,6 +19483,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -19435,7 +19916,10 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -19450,6 +19934,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookDto"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {
@@ -20205,7 +20696,10 @@ export interface operations {
                 /** @description Page size. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -20220,6 +20714,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DeliveryAttemptPage"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
             400: {

@@ -33,7 +33,8 @@ describe('OpenAPI document', () => {
   it("documents every operation's success, its errors as problem+json, and bearer security", () => {
     const doc = committed();
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
-    const publicPaths = ['/health', '/ready'];
+    // /metrics takes METRICS_TOKEN when one is set, never an API key.
+    const publicPaths = ['/health', '/ready', '/metrics'];
     let operations = 0;
     for (const [path, item] of Object.entries<Record<string, { responses: Record<string, { content?: Record<string, unknown> }>; security?: unknown[] }>>(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {

@@ -10,7 +10,7 @@ export const METRICS_PATH = '/metrics';
 
 /**
  * Counts every answered request (onResponse, after the answer has gone) and serves
- * GET /metrics in Prometheus's text format, outside the OpenAPI document like /openapi.json.
+ * GET /metrics in Prometheus's text format, described in the OpenAPI document by src/openapi/document.ts (addMetricsPath).
  * With METRICS_TOKEN set, a scrape must send `Authorization: Bearer <token>` (compared in
  * constant time); anything else is 401 UNAUTHENTICATED.
  */

@@ -84,6 +84,20 @@ function addStandardProblems(doc: OpenAPIObject): void {
           schema: { type: 'string', maxLength: 255 },
         } as never);
       }
+      // A JSON GET without a version ETag answers 304 to an If-None-Match naming its weak ETag (src/common/conditional-get.ts).
+      if (method === 'get' && (r['200']?.content as Record<string, unknown> | undefined)?.['application/json']) {
+        r['304'] ??= { description: 'Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept).' };
+        const params = (op.parameters ??= []);
+        if (!params.some((p) => p.name === 'If-None-Match')) {
+          params.push({
+            in: 'header',
+            name: 'If-None-Match',
+            required: false,
+            description: 'The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same.',
+            schema: { type: 'string' },
+          } as never);
+        }
+      }
       // Every route that answers 412 reads If-Match.
       if (method === 'patch' || path.includes('/games/') || r['412']) {
         const params = (op.parameters ??= []);
@@ -102,6 +116,28 @@ function addStandardProblems(doc: OpenAPIObject): void {
 }
 
 const WRITES = ['post', 'patch', 'put', 'delete'];
+
+/**
+ * GET /metrics, served by a Fastify route of its own (src/metrics) rather than a Nest
+ * controller: Prometheus's text format, behind a bearer token when METRICS_TOKEN is set.
+ */
+function addMetricsPath(doc: OpenAPIObject): void {
+  doc.paths['/metrics'] = {
+    get: {
+      operationId: 'getMetrics',
+      tags: ['Service'],
+      summary: 'Prometheus metrics (a bearer token when METRICS_TOKEN is set)',
+      description:
+        'Prometheus text format: requests by route template and status, their latency, the database pool, the event log and the webhook queue (read when scraped), and the process. ' +
+        'Open when METRICS_TOKEN is not set; otherwise `Authorization: Bearer <METRICS_TOKEN>` (not an API key), else 401.',
+      security: [],
+      responses: {
+        '200': { description: 'The metrics, in Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: { type: 'string' } } } },
+        '401': problem('METRICS_TOKEN is set and the request does not carry it (UNAUTHENTICATED).'),
+      },
+    },
+  };
+}
 
 /**
  * Gives every error answer the codes it can carry (`x-error-codes`) and an example of
@@ -207,7 +243,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
         'Rules are cited by id (R3.4) and explained in the rule book at /docs/rules (a refusal links its rule in `ruleUrl`). Errors are application/problem+json with a stable `code`. ' +
         'Conditional GETs: a JSON answer to a GET that carries no version ETag carries a weak one (`W/"…"`, from its body); sent back in `If-None-Match` (alone, in a list, or `*`), ' +
         'an unchanged answer is 304 Not Modified with no body. An answer whose ETag is its `version` (`"3"`, for If-Match) is always sent whole. ' +
-        'Operations: GET /health (liveness), GET /ready (readiness) and GET /metrics (Prometheus text format, outside this document; a bearer token when METRICS_TOKEN is set).',
+        'Operations: GET /health (liveness), GET /ready (readiness) and GET /metrics (Prometheus text format; a bearer token when METRICS_TOKEN is set).',
     )
     .setVersion('1.0.0')
     .setLicense('UNLICENSED', 'https://choosealicense.com/no-permission/')
@@ -228,6 +264,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
   // Every handler names its operationId in @ApiOperation (lowerCamelCase verb and noun,
   // test/unit/openapi-operations.spec.ts): they are what client generators name methods by.
   const doc = SwaggerModule.createDocument(app, config);
+  addMetricsPath(doc);
   addStandardProblems(doc);
   describeProblems(doc);
   markIntegers(doc);
