@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's first evening, as a newcomer runs it: `npm start` (embedded PostgreSQL, its
 # data in a throwaway DATA_DIR, on free ports), wait for GET /health, run
-# examples/first-evening.mjs against it, then stop the service with SIGTERM and wait for it.
+# examples/first-evening.mjs against it, check the read models against a rebuild
+# (npm run rebuild-read-models -- --check), then stop the service with SIGTERM and wait for it.
 # Fails when the service does not come up, the example fails, or the stop is not clean.
 #   bash .ci/example-run.sh            (after `npm install`; `npm start` builds if a source changed)
 set -euo pipefail
@@ -71,6 +72,8 @@ done
 }
 
 node examples/first-evening.mjs
+# After a whole evening, the read models the commands kept equal a rebuild from the history.
+node dist/src/player-stats/rebuild-cli.js --check
 
 stop_server
 # A clean stop leaves no PostgreSQL running in the data folder.
