@@ -1,13 +1,14 @@
 // The yardstick of the app's speed: a bare Fastify + pg server doing the same transaction as
 // record_game (one game row, its ledger entries, one version bump), nothing else: no
 // auth, no validation, no idempotency, no audit. Run as its own process by run.mjs.
-//   DATABASE_URL=postgres://… PORT=0 node bench/baseline-server.mjs
+//   DATABASE_URL=postgres://… PORT=0 [POOL_SIZE=10] node bench/baseline-server.mjs
 
 import Fastify from 'fastify';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// 10 connections (node-postgres' default) unless POOL_SIZE says otherwise (experiments only).
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE || 10) });
 await pool.query(`
   CREATE TABLE IF NOT EXISTS baseline_tables (id uuid PRIMARY KEY, version integer NOT NULL DEFAULT 1, next_game_no integer NOT NULL DEFAULT 1);
   CREATE TABLE IF NOT EXISTS baseline_games (table_id uuid NOT NULL, game_no integer NOT NULL, actions jsonb NOT NULL, points integer NOT NULL, PRIMARY KEY (table_id, game_no));

@@ -113,9 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const embeddedPgPort = intVar(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535, problems);
   if (embeddedPgPort === 5432) problems.push('EMBEDDED_PG_PORT must not be 5432, where a system PostgreSQL may already listen');
   const idempotencyTtlHours = intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 30, problems);
-  // Twice the cores, at least 4 and at most 20: the app and PostgreSQL share the machine's
-  // cores, and more connections than that only add context switches (docs/performance.md).
-  const dbPoolSize = intVar(env, 'DB_POOL_SIZE', Math.min(20, Math.max(4, 2 * availableParallelism())), 1, 200, problems);
+  // Twice the cores, at least 10 and at most 20. A command holds its connection while its
+  // COMMIT waits for the WAL flush, and one flush carries the commits waiting with it: on a
+  // slow disk the pool size caps the commits per flush, so a pool of 4 on 2 cores capped
+  // the write rate whatever the CPU (docs/performance.md, "Writes on a slow disk").
+  const dbPoolSize = intVar(env, 'DB_POOL_SIZE', Math.min(20, Math.max(10, 2 * availableParallelism())), 1, 200, problems);
   // 4 s: with the answer's own work, a client hears back within 5 s whatever the database does.
   const dbTimeoutMs = intVar(env, 'DB_TIMEOUT_MS', 4000, 500, 120_000, problems);
   // A guard against runaway clients, not a quota: 100,000 a minute (about 1,700 a second) per key.

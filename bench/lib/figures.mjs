@@ -204,7 +204,7 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
  */
 export async function baselineRecordGame({ databaseUrl, warmupMs, durationMs, connections = 16 }) {
   const proc = spawn(process.execPath, [join(ROOT, 'bench', 'baseline-server.mjs')], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: '0' },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: '0', ...(process.env.BENCH_BASELINE_POOL_SIZE ? { POOL_SIZE: process.env.BENCH_BASELINE_POOL_SIZE } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stop = onCleanup('stop the baseline server', async () => {

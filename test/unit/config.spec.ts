@@ -49,9 +49,9 @@ describe('loadConfig', () => {
     }
   });
 
-  it('sizes the connection pool by the cores (twice, 4 to 20) and caches API keys for 60 s unless told otherwise', () => {
+  it('sizes the connection pool by the cores (twice, 10 to 20) and caches API keys for 60 s unless told otherwise', () => {
     const cores = availableParallelism();
-    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ dbPoolSize: Math.min(20, Math.max(4, 2 * cores)), apiKeyCacheSeconds: 60 });
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ dbPoolSize: Math.min(20, Math.max(10, 2 * cores)), apiKeyCacheSeconds: 60 });
     expect(loadConfig({ DATA_DIR: dir, DB_POOL_SIZE: '7', API_KEY_CACHE_SECONDS: '0' })).toMatchObject({ dbPoolSize: 7, apiKeyCacheSeconds: 0 });
     expect(() => loadConfig({ DATA_DIR: dir, API_KEY_CACHE_SECONDS: '3601' })).toThrow(/API_KEY_CACHE_SECONDS must be a whole number from 0 to 3600/);
   });
