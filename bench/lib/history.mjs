@@ -139,6 +139,7 @@ function reads(r, last) {
     standings: `/v1/sessions/${last}/standings`,
     settlement: `/v1/sessions/${last}/settlement`,
     session_games: `/v1/sessions/${last}/games`,
+    ledger: `/v1/sessions/${last}/ledger?limit=50`,
     // Lists by pages of 10, full at both sizes (13 nights already hold more of each kind), so
     // both sizes return the same amount.
     money_games: '/v1/money-games?limit=10',
