@@ -1,5 +1,6 @@
 import { bearer, startApp, TestApp } from './support/app';
 import { clubWith, finish } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 /**
  * The seats a chouette answers while a game is in progress and after it (R5.7–R5.9,
@@ -26,7 +27,14 @@ describe('chouette seats during and after a game (R5.7–R5.9, R6.3)', () => {
     ({ Anna: A, Ben: B, Cleo: C, Dan: D, Eve: E, Finn: F } = c.ids);
     session = await c.session();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   type Seats = { box: string; partner: string | null; captain: string | null; team: string[] };
   const pick = (s: Seats & Record<string, unknown>): Seats => ({ box: s.box, partner: s.partner, captain: s.captain, team: s.team });

@@ -1,5 +1,6 @@
 import { startApp, TestApp } from './support/app';
 import { clubWith, double, finish, pass, take } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 /**
  * A chouette with the classic single team cube (R5.3 `single`) and a player with a
@@ -15,7 +16,14 @@ describe('chouette with a single team cube and per-player stakes (R5.3, R5.11)',
     c = await clubWith(t, ['Anna', 'Ben', 'Cleo']);
     ({ Anna: A, Ben: B, Cleo: C } = c.ids);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   it('plays two games: a team double taken by the box, then a box double taken by one member and passed by another', async () => {
     const session = await c.session();
@@ -83,7 +91,14 @@ describe('chouette seats: the box leaving, joins and leaves between games (R5.8)
     t = await startApp();
     c = await clubWith(t, ['Anna', 'Ben', 'Cleo', 'Dan', 'Eve']);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   it('moves the captain into the box when the box leaves, and joins at the end of the line', async () => {
     const { Anna: A, Ben: B, Cleo: C, Dan: D, Eve: E } = c.ids;

@@ -1,5 +1,6 @@
 import { bearer, startApp, TestApp } from './support/app';
 import { clubWith, double, finish, nets, pass, take } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 describe('match play (R3) over HTTP', () => {
   let t: TestApp;
@@ -11,7 +12,14 @@ describe('match play (R3) over HTTP', () => {
     c = await clubWith(t, ['Anna', 'Ben', 'Carl', 'Dora']);
     ({ Anna: A, Ben: B, Carl: C, Dora: D } = c.ids);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   const newMatch = async (body: object) => {
     const res = await c.post('/v1/matches', body);
@@ -247,7 +255,14 @@ describe('match record export (.mat, for GNU Backgammon)', () => {
     t = await startApp();
     c = await clubWith(t, ['Anna', 'Ben']);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   it('writes the header, one block per game with the score before it, cube lines in the right column and the wins', async () => {
     const { Anna: A, Ben: B } = c.ids;

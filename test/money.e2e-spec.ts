@@ -1,5 +1,6 @@
 import { startApp, TestApp } from './support/app';
 import { beaver, clubWith, double, finish, pass, raccoon, take } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 describe('money play (R4) over HTTP', () => {
   let t: TestApp;
@@ -13,7 +14,14 @@ describe('money play (R4) over HTTP', () => {
     ({ Anna: A, Ben: B } = c.ids);
     session = await c.session();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   const table = async (rules: object = {}, stakeMinor = 100, sessionId = session) => {
     const res = await c.post('/v1/money-games', { sessionId, players: [A, B], stakeMinor, rules });

@@ -1,5 +1,6 @@
 import { startApp, TestApp } from './support/app';
 import { clubWith, double, finish, take } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 /**
  * R7.1 club ratings over HTTP. Expected values are worked out by hand from the FIBS
@@ -14,7 +15,14 @@ describe('club ratings (R7) over HTTP', () => {
     t = await startApp();
     c = await clubWith(t, ['Anna', 'Ben', 'Cleo', 'Dan']);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   const player = async (id: string) => (await c.get(`/v1/players/${id}`)).body as { rating: number; experience: number; version: number };
   const newPlayer = async (name: string, rating?: number, experience?: number) =>

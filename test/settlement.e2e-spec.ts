@@ -2,6 +2,7 @@ import { parseCsv } from '../src/common/csv';
 import { bearer, newClub, startApp, TestApp } from './support/app';
 import { clubWith, double, finish, pass, take } from './support/club';
 import { pdfText } from './support/pdf-text';
+import { readModelDifferences } from './support/read-models';
 
 /**
  * Two club nights and a euro evening, settled (R6). Every amount below is worked
@@ -50,7 +51,14 @@ describe('settlement statements, payments and balances (R6) over HTTP', () => {
     s2 = await c.session({ name: 'Friday night', startsAt: '2026-11-06T19:00:00Z' });
     s3 = await c.session({ name: 'Euro night', currency: 'EUR', startsAt: '2026-11-07T19:00:00Z' });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   const ok = async (res: Promise<{ status: number; body: unknown; text?: string }> | { status: number; body: unknown }, status = 201) => {
     const r = await res;

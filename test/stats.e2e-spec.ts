@@ -1,6 +1,7 @@
 import { parseCsv } from '../src/common/csv';
 import { bearer, startApp, TestApp } from './support/app';
 import { beaver, clubWith, double, finish, pass, take } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 /**
  * Player statistics (GET /v1/players/{id}), session standings and the session's
@@ -65,7 +66,14 @@ describe("player statistics, standings and the session's games over HTTP", () =>
     ({ Anna: A, Ben: B, Cleo: C, Dan: D, Eve: E } = c.ids);
     S = await c.session({ name: 'Tuesday night' });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   const ok = async (res: Promise<{ status: number; body: unknown }>, status = 201) => {
     const r = await res;

@@ -1,5 +1,6 @@
 import { startApp, TestApp } from './support/app';
 import { clubWith, double, finish, nets, take } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 interface Entry {
   gameRef: { tableId: string; gameNo: number | null };
@@ -19,7 +20,14 @@ describe('team events (R3.7) over HTTP', () => {
     c = await clubWith(t, ['Anna', 'Ben', 'Carl', 'Dora', 'Emil', 'Fay']);
     ({ Anna: A, Ben: B, Carl: C, Dora: D, Emil: E, Fay: F } = c.ids);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // The read models the commands kept equal a rebuild from what this file recorded.
+    try {
+      expect(await readModelDifferences(t)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
 
   const teams = (north: string[], south: string[]) => [
     { name: 'North', players: north },

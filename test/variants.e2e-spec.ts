@@ -1,5 +1,6 @@
 import { startApp, TestApp } from './support/app';
 import { clubWith, double, take } from './support/club';
+import { readModelDifferences } from './support/read-models';
 
 /** A finish with a variant's result (R8.1–R8.4). */
 const end = (winner: string, result: string, extra: object = {}) => ({ type: 'finish', winner, result, ...extra });
@@ -244,5 +245,11 @@ describe('variants of the nardy family (R8) and stop at a lead (R4.4) over HTTP'
     // Chouettes are backgammon only: a variant is not accepted there.
     const chouette = await c.post('/v1/chouettes', { sessionId: s, stakeMinor: 1, seating: { order: [A, B, C] }, variant: 'portes' });
     expect(chouette.status).toBe(400);
+  });
+
+  it('the statistics, money and ratings the commands kept for these games equal a rebuild from them', async () => {
+    const [{ club_id: clubId }] = await t.sql<{ club_id: string }>('SELECT club_id FROM players WHERE id = $1', [A]);
+    expect(await t.sql('SELECT count(*)::int AS n FROM player_stats WHERE club_id = $1', [clubId])).not.toEqual([{ n: 0 }]);
+    expect(await readModelDifferences(t)).toEqual([]);
   });
 });

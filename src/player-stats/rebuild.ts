@@ -65,7 +65,9 @@ export async function playerStatsFromHistory(db: SqlClient, clubId: string): Pro
     const some = tables.slice(i, i + BATCH);
     const games = new Map<string, FinishedGameRow[]>();
     for (const r of await db.query(
-      `SELECT table_id, game_no, winner_side, points FROM games WHERE club_id = $1 AND table_id = ANY($2::uuid[]) AND status = 'finished' ORDER BY table_id, game_no`,
+      // R8.3: a draw scores nothing, so it is not in a match's history (as TablesRepository.finishedGames reads it).
+      `SELECT table_id, game_no, winner_side, points FROM games
+        WHERE club_id = $1 AND table_id = ANY($2::uuid[]) AND status = 'finished' AND winner_side IS NOT NULL ORDER BY table_id, game_no`,
       [clubId, some.map((t) => t.id)],
     )) {
       const c = cols(r);
