@@ -251,5 +251,17 @@ describe('variants of the nardy family (R8) and stop at a lead (R4.4) over HTTP'
     const [{ club_id: clubId }] = await t.sql<{ club_id: string }>('SELECT club_id FROM players WHERE id = $1', [A]);
     expect(await t.sql('SELECT count(*)::int AS n FROM player_stats WHERE club_id = $1', [clubId])).not.toEqual([{ n: 0 }]);
     expect(await readModelDifferences(t)).toEqual([]);
+    // A finished Tavli match holding a Plakoto draw (R8.3) counts in its players' statistics (a
+    // draw has no winning side: reading it as one once made this answer fail).
+    const [{ n }] = await t.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM game_tables t JOIN table_players tp ON tp.club_id = t.club_id AND tp.table_id = t.id
+        WHERE tp.player_id = $1 AND t.kind = 'match' AND t.status = 'finished'
+          AND EXISTS (SELECT 1 FROM games g WHERE g.club_id = t.club_id AND g.table_id = t.id AND g.status = 'finished' AND g.winner_side IS NULL)`,
+      [A],
+    );
+    expect(n).toBeGreaterThan(0);
+    const anna = await c.get(`/v1/players/${A}`);
+    expect(anna.status).toBe(200);
+    expect(anna.body.stats.matchesPlayed).toBeGreaterThanOrEqual(n);
   });
 });
