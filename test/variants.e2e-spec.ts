@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+import { rebuildQueued } from '../src/player-stats/rebuild';
 import { startApp, TestApp } from './support/app';
 import { clubWith, double, take } from './support/club';
 import { readModelDifferences } from './support/read-models';
@@ -263,5 +265,21 @@ describe('variants of the nardy family (R8) and stop at a lead (R4.4) over HTTP'
     const anna = await c.get(`/v1/players/${A}`);
     expect(anna.status).toBe(200);
     expect(anna.body.stats.matchesPlayed).toBeGreaterThanOrEqual(n);
+
+    // A club queued for a rebuild (as a migration that adds a read model queues every club) is
+    // rebuilt by the start-up step and dequeued: its emptied statistics come back whole.
+    await t.sql('UPDATE player_stats SET games_played = 0, matches_played = 0 WHERE club_id = $1', [clubId]);
+    await t.sql('INSERT INTO read_model_rebuilds (club_id) VALUES ($1)', [clubId]);
+    const owner = new Client({ connectionString: t.dbUrl });
+    await owner.connect();
+    try {
+      expect(await rebuildQueued(owner)).toBe(1);
+      expect(await rebuildQueued(owner)).toBe(0);
+    } finally {
+      await owner.end();
+    }
+    expect(await t.sql('SELECT club_id FROM read_model_rebuilds')).toEqual([]);
+    expect(await readModelDifferences(t)).toEqual([]);
+    expect((await c.get(`/v1/players/${A}`)).body.stats).toEqual(anna.body.stats);
   });
 });

@@ -14,25 +14,6 @@ const NIGHTS = 13;
 /** Copies added by SQL: 1 + 99 copies of ~1,000 games ≈ 100,000 finished games (BENCH_HISTORY_COPIES for a quick try). */
 const COPIES = Math.round(envNumber('BENCH_HISTORY_COPIES', 99, 1, 999));
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The counters of player_stats, each multiplied by the copies. */
-const STATS_COLUMNS = [
-  'games_played',
-  'games_won',
-  'games_lost',
-  'draws',
-  'points_won',
-  'points_lost',
-  'gammons_won',
-  'gammons_lost',
-  'backgammons_won',
-  'backgammons_lost',
-  'doubles',
-  'takes',
-  'passes',
-  'beavers',
-  'matches_played',
-  'matches_won',
-];
 
 /**
  * Plays `count` whole games on one table, one after the other.
@@ -204,6 +185,8 @@ async function medians(baseUrl, token, paths, { warmup, measured, warmupMs = 500
  * @returns {Promise<string>} the id of the first copy of session `check`
  */
 async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
+  // The counters of player_stats, as the app names them (the bench runs after the build).
+  const { STATS_COLUMNS } = await import(new URL('../../dist/src/player-stats/stats-rows.js', import.meta.url).href);
   const db = new pg.Client({ connectionString: ownerUrl });
   await db.connect();
   let firstCopy;
@@ -298,7 +281,12 @@ async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
         `UPDATE party_volumes SET gross_minor = gross_minor * (1 + $2::integer), net_minor = net_minor * (1 + $2::integer),
                 paid_minor = paid_minor * (1 + $2::integer), received_minor = received_minor * (1 + $2::integer) WHERE club_id = $1`,
       ],
-      ['player_stats', `UPDATE player_stats SET ${STATS_COLUMNS.map((c) => `${c} = ${c} * (1 + $2::integer)`).join(', ')} WHERE club_id = $1`],
+      [
+        'player_stats',
+        `UPDATE player_stats SET ${Object.values(STATS_COLUMNS)
+          .map((c) => `${c} = ${c} * (1 + $2::integer)`)
+          .join(', ')} WHERE club_id = $1`,
+      ],
       ['players', `UPDATE players SET rated_matches = rated_matches * (1 + $2::integer) WHERE club_id = $1`],
     ];
     // Parents first, for the foreign keys. Each statement reads only the table it copies

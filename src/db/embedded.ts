@@ -19,6 +19,9 @@ export interface EmbeddedServer {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+/** The superuser's URL of database `database` on an embedded server listening on 127.0.0.1:port. */
+export const embeddedUrl = (port: number, database: string): string => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
 /**
  * PostgreSQL runs as an unprivileged user (root is refused), so it needs to traverse
  * every folder above its binaries and its data directory. Folders made by
@@ -86,7 +89,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, options: 
   const server = new PostgresProcess(dir, port, options.ownProcessGroup === true, onLog);
   const start = () => explained(() => server.start(), recent, `data in ${dir}, port ${port}`);
   await start();
-  const url = (database = 'postgres') => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const url = (database = 'postgres') => embeddedUrl(port, database);
   return { url, stop: () => server.stop(), start };
 }
 

@@ -37,7 +37,12 @@ export interface PartyMoney {
   hasTotals: boolean;
 }
 
-const noMoney = (): PartyMoney => ({ gross: 0n, net: 0n, paid: 0n, received: 0n, hasTotals: false });
+/** The party's entry of `parties`, added (all zero) when it has none. */
+function moneyOf(parties: Map<string, PartyMoney>, party: string): PartyMoney {
+  let m = parties.get(party);
+  if (!m) parties.set(party, (m = { gross: 0n, net: 0n, paid: 0n, received: 0n, hasTotals: false }));
+  return m;
+}
 
 /**
  * Adds to each party's money in the session's currency (party_volumes), as one deferred
@@ -77,10 +82,9 @@ export function addToParties(tx: Tx, clubId: string, sessionId: string, parties:
 /** A payment (R6.6) in party_volumes: its gross (R6.2) for both parties, paid by one and received by the other. */
 export function addPaymentToParties(tx: Tx, clubId: string, sessionId: string, p: { from: string; to: string; amountMinor: number }): void {
   const parties = new Map<string, PartyMoney>();
-  for (const [party, gross] of grossDeltas([p])) parties.set(party, { ...noMoney(), gross });
-  const of = (party: string) => parties.get(party) ?? parties.set(party, noMoney()).get(party)!;
-  of(p.from).paid += BigInt(p.amountMinor);
-  of(p.to).received += BigInt(p.amountMinor);
+  for (const [party, gross] of grossDeltas([p])) moneyOf(parties, party).gross = gross;
+  moneyOf(parties, p.from).paid += BigInt(p.amountMinor);
+  moneyOf(parties, p.to).received += BigInt(p.amountMinor);
   addToParties(tx, clubId, sessionId, parties);
 }
 
@@ -124,9 +128,10 @@ export class LedgerRepository {
   ): Promise<LedgerEntryEntity[]> {
     const totals = this.addToTotals(tx, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
     // Every party of the session's totals: its net, and that it has a total in this currency.
-    const parties = new Map<string, PartyMoney>([...totals].map(([party, t]) => [party, { ...noMoney(), net: t.net, hasTotals: true }]));
+    const parties = new Map<string, PartyMoney>();
+    for (const [party, t] of totals) Object.assign(moneyOf(parties, party), { net: t.net, hasTotals: true });
     for (const [party, gross] of grossDeltas(entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })))) {
-      (parties.get(party) ?? parties.set(party, noMoney()).get(party)!).gross = gross;
+      moneyOf(parties, party).gross = gross;
     }
     addToParties(tx, clubId, sessionId, parties);
     if (entries.length === 0) return Promise.resolve([]);

@@ -6,9 +6,8 @@ import { minorFromDb } from '../ledger';
 import { decodeStatsRow } from './stats-rows';
 
 /**
- * The reads behind a player's statistics. Every query is scoped by
- * club_id; the player's tables come from table_players (indexed by player), so no
- * index on games.players is needed.
+ * The reads behind a player's statistics: his rows of the read models (player_stats,
+ * party_volumes), a few whatever his history. Every query is scoped by club_id.
  */
 @Injectable()
 export class PlayerStatsRepository {

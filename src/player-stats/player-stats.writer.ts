@@ -3,7 +3,7 @@ import type { Row } from '../db/decode';
 import type { Tx } from '../db/tx';
 import { gameStatsRows, matchStatsRows, STATS_COUNTERS, sumStatsRows, type StatsRow } from '../domain/player-stats';
 import { GameStats, type StatsChange } from '../tables';
-import { lowerSides, STATS_COLUMNS, statsGameRow } from './stats-rows';
+import { lowerSides, playerStatsUpsert, statsGameRow } from './stats-rows';
 
 /**
  * A game as the statistics read it from the database (the columns of
@@ -44,13 +44,6 @@ export class PlayerStatsWriter extends GameStats {
     }
     const sums = sumStatsRows(rows, sign).filter((r) => STATS_COUNTERS.some((k) => r[k] !== 0));
     if (sums.length === 0) return;
-    const columns = STATS_COUNTERS.map((k) => STATS_COLUMNS[k]);
-    tx.defer({
-      what: 'player statistics',
-      text: `INSERT INTO player_stats (club_id, player_id, variant, ${columns.join(', ')})
-        SELECT $1, * FROM unnest($2::uuid[], $3::text[], ${columns.map((c, j) => `$${j + 4}::${c.startsWith('points') ? 'bigint' : 'int'}[]`).join(', ')})
-        ON CONFLICT (club_id, player_id, variant) DO UPDATE SET ${columns.map((c) => `${c} = player_stats.${c} + excluded.${c}`).join(', ')}`,
-      values: [clubId, sums.map((r) => r.playerId), sums.map((r) => r.variant), ...STATS_COUNTERS.map((k) => sums.map((r) => r[k]))],
-    });
+    tx.defer({ what: 'player statistics', ...playerStatsUpsert(clubId, sums) });
   }
 }

@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '../config';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../db/embedded';
+import { embeddedUrl, startEmbeddedPostgres, type EmbeddedServer } from '../db/embedded';
 import { rebuildClub } from './rebuild';
 
 async function connect(): Promise<{ client: Client; embedded: EmbeddedServer | null }> {
@@ -22,7 +22,7 @@ async function connect(): Promise<{ client: Client; embedded: EmbeddedServer | n
     await client.connect();
     return { client, embedded: null };
   }
-  const running = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${config.embeddedPgPort}/bgclub` });
+  const running = new Client({ connectionString: embeddedUrl(config.embeddedPgPort, 'bgclub') });
   try {
     await running.connect();
     return { client: running, embedded: null };

@@ -13,8 +13,8 @@
  */
 import { cols, type Row } from '../db/decode';
 import { gameStatsRows, matchStatsRows, STATS_COUNTERS, sumStatsRows, type StatsRow } from '../domain/player-stats';
-import { decodeTable, type FinishedGameRow, penaltiesOf, scoreOf } from '../tables/pure';
-import { CHOUETTE_REPLAY_SQL, decodeStatsRow, decodeTableRow, GAME_VARIANT_SQL, lowerSides, sideOf, STATS_COLUMNS, statsGameRow, TABLE_SIDES_SQL } from './stats-rows';
+import { type FinishedGameRow, penaltiesOf, scoreOf, tableOf } from '../tables/pure';
+import { CHOUETTE_REPLAY_SQL, decodeStatsRow, GAME_VARIANT_SQL, lowerSides, playerStatsUpsert, sideOf, statsGameRow, TABLE_SIDES_SQL } from './stats-rows';
 
 /** Anything that runs a query and answers its rows. */
 export interface SqlClient {
@@ -38,8 +38,8 @@ const BATCH = 2000;
 
 /** The club's player_stats as the games and matches say they should be. */
 export async function playerStatsFromHistory(db: SqlClient, clubId: string): Promise<StatsRow[]> {
-  const rows: StatsRow[] = [];
-  // Every finished game, in (table, game) batches.
+  // Every finished game, in (table, game) batches, summed as they come.
+  let rows: StatsRow[] = [];
   let after: [string, number] = ['00000000-0000-0000-0000-000000000000', 0];
   for (;;) {
     const batch = await db.query(
@@ -50,16 +50,14 @@ export async function playerStatsFromHistory(db: SqlClient, clubId: string): Pro
         ORDER BY g.table_id, g.game_no LIMIT ${BATCH}`,
       [clubId, after[0], after[1]],
     );
-    for (const r of batch) rows.push(...sumStatsRows(gameStatsRows(statsGameRow(r))));
+    rows = sumStatsRows([...rows, ...batch.flatMap((r) => gameStatsRows(statsGameRow(r)))]);
     if (batch.length < BATCH) break;
     const last = cols(batch[batch.length - 1]);
     after = [last.text('table_id'), last.int('game_no')];
-    // Keep the running sum small.
-    rows.splice(0, rows.length, ...sumStatsRows(rows));
   }
   // Every finished match, scored as the match itself is (R3.2, R3.6).
   const tables = (await db.query(`SELECT t.* FROM game_tables t WHERE t.club_id = $1 AND t.kind = 'match' AND t.status = 'finished' ORDER BY t.id`, [clubId])).map((r) =>
-    decodeTable(decodeTableRow(r), 'match'),
+    tableOf('match')(r),
   );
   for (let i = 0; i < tables.length; i += BATCH) {
     const some = tables.slice(i, i + BATCH);
@@ -222,13 +220,8 @@ export async function rebuildPlayerStats(db: SqlClient, clubId: string, mode: 'w
   if (mode === 'write') {
     await db.query(`DELETE FROM player_stats WHERE club_id = $1`, [clubId]);
     for (let i = 0; i < expected.length; i += 500) {
-      const some = expected.slice(i, i + 500);
-      const columns = STATS_COUNTERS.map((k) => STATS_COLUMNS[k]);
-      await db.query(
-        `INSERT INTO player_stats (club_id, player_id, variant, ${columns.join(', ')})
-         SELECT $1, * FROM unnest($2::uuid[], $3::text[], ${columns.map((_, j) => `$${j + 4}::bigint[]`).join(', ')})`,
-        [clubId, some.map((r) => r.playerId), some.map((r) => r.variant), ...STATS_COUNTERS.map((k) => some.map((r) => r[k]))],
-      );
+      const { text, values } = playerStatsUpsert(clubId, expected.slice(i, i + 500));
+      await db.query(text, values);
     }
   }
   return found;
@@ -255,23 +248,32 @@ export interface PgLikeClient {
   query(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
 }
 
+/** The models' tables, locked against the commands' upserts while a rebuild writes them. */
+const LOCK_MODELS = 'LOCK TABLE player_stats, party_volumes, session_totals IN SHARE ROW EXCLUSIVE MODE';
+
 /**
- * Rebuilds one club's read models (`write`) or compares them (`check`) in one
- * transaction: written, the models' tables locked against the commands' upserts (a
- * command that already holds its table waits at its write, then adds to the rebuilt rows,
- * its game being outside this snapshot).
+ * `work` in one REPEATABLE READ transaction, committed when it writes (`write`), rolled
+ * back otherwise. A writing one locks the models' tables first, before its snapshot is
+ * taken (at its first query after the lock): a command that already holds its table waits
+ * at its upsert, then adds to the rebuilt rows, its game being outside the snapshot; every
+ * command that wrote before is inside it.
  */
-export async function rebuildClub(client: PgLikeClient, clubId: string, mode: 'write' | 'check'): Promise<string[]> {
+async function rebuildTransaction<T>(client: PgLikeClient, write: boolean, work: () => Promise<T>): Promise<T> {
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
   try {
-    if (mode === 'write') await client.query('LOCK TABLE player_stats, party_volumes, session_totals IN SHARE ROW EXCLUSIVE MODE');
-    const found = await rebuildReadModels(pgSqlClient(client), clubId, mode);
-    await client.query(mode === 'write' ? 'COMMIT' : 'ROLLBACK');
-    return found;
+    if (write) await client.query(LOCK_MODELS);
+    const out = await work();
+    await client.query(write ? 'COMMIT' : 'ROLLBACK');
+    return out;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;
   }
+}
+
+/** Rebuilds one club's read models (`write`) or compares them (`check`) in one transaction (rebuildTransaction): the differences found. */
+export function rebuildClub(client: PgLikeClient, clubId: string, mode: 'write' | 'check'): Promise<string[]> {
+  return rebuildTransaction(client, mode === 'write', () => rebuildReadModels(pgSqlClient(client), clubId, mode));
 }
 
 /**
@@ -281,24 +283,19 @@ export async function rebuildClub(client: PgLikeClient, clubId: string, mode: 'w
  * of clubs rebuilt.
  */
 export async function rebuildQueued(client: PgLikeClient): Promise<number> {
+  // Nothing queued (every start but the first after such a migration): no lock taken.
+  if ((await client.query('SELECT 1 FROM read_model_rebuilds LIMIT 1')).rows.length === 0) return 0;
   let done = 0;
   for (;;) {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-    try {
+    const rebuilt = await rebuildTransaction(client, true, async () => {
       const next = (await client.query(`SELECT club_id FROM read_model_rebuilds ORDER BY club_id LIMIT 1 FOR UPDATE SKIP LOCKED`)).rows[0];
-      if (!next) {
-        await client.query('COMMIT');
-        return done;
-      }
+      if (!next) return false;
       const clubId = String(next.club_id);
-      await client.query('LOCK TABLE player_stats, party_volumes, session_totals IN SHARE ROW EXCLUSIVE MODE');
       await rebuildReadModels(pgSqlClient(client), clubId, 'write');
       await client.query(`DELETE FROM read_model_rebuilds WHERE club_id = $1`, [clubId]);
-      await client.query('COMMIT');
-      done++;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
+      return true;
+    });
+    if (!rebuilt) return done;
+    done++;
   }
 }

@@ -1,9 +1,9 @@
 /**
  * How the statistics read games and tables from the database: the SQL of their columns
- * and the decoders of their rows. Framework-free (the read models' rebuild runs in
- * migrations and tests too).
+
+
  */
-import { Columns, cols, Decoder, Row, RowDecodeError } from '../db/decode';
+import { Columns, cols, Row, RowDecodeError } from '../db/decode';
 import { replayChouetteGame } from '../domain/chouette';
 import {
   type StatsAction,
@@ -17,7 +17,7 @@ import {
 } from '../domain/player-stats';
 import { gameVariantOf, RESULT_NAMES, type ResultName } from '../domain/game-variants';
 import type { SideIndex } from '../domain/types';
-import { decodeChouetteLog, type TableEntity, toDomainAction } from '../tables/pure';
+import { decodeChouetteLog, toDomainAction } from '../tables/pure';
 
 type Sides = readonly [readonly string[], readonly string[]];
 
@@ -60,6 +60,21 @@ export const STATS_COLUMNS: Readonly<Record<keyof StatsCounters, string>> = {
   matchesPlayed: 'matches_played',
   matchesWon: 'matches_won',
 };
+
+/**
+ * Adds `rows` (one per player and variant) to club `clubId`'s player_stats, inserting the
+ * rows that do not exist yet: the one statement the commands (with their COMMIT) and the
+ * rebuild (into emptied rows) write the counters with.
+ */
+export function playerStatsUpsert(clubId: string, rows: readonly StatsRow[]): { text: string; values: unknown[] } {
+  const columns = STATS_COUNTERS.map((k) => STATS_COLUMNS[k]);
+  return {
+    text: `INSERT INTO player_stats (club_id, player_id, variant, ${columns.join(', ')})
+      SELECT $1, * FROM unnest($2::uuid[], $3::text[], ${columns.map((_, j) => `$${j + 4}::bigint[]`).join(', ')})
+      ON CONFLICT (club_id, player_id, variant) DO UPDATE SET ${columns.map((c) => `${c} = player_stats.${c} + excluded.${c}`).join(', ')}`,
+    values: [clubId, rows.map((r) => r.playerId), rows.map((r) => r.variant), ...STATS_COUNTERS.map((k) => rows.map((r) => r[k]))],
+  };
+}
 
 /** A player_stats row (`SELECT player_id, variant, <counters>`). */
 export function decodeStatsRow(r: Row): StatsRow {
@@ -169,32 +184,6 @@ function statsActions(c: Columns, name: string): StatsAction[] {
     const by = 'by' in a ? a.by : undefined;
     return { type: a.type, by: typeof by === 'string' ? lower(by) : null };
   });
-}
-
-/** A game_tables row (`SELECT t.*`). */
-export const decodeTableRow: Decoder<TableEntity> = (r) => {
-  const c = cols(r);
-  return {
-    clubId: c.text('club_id'),
-    id: c.text('id'),
-    kind: c.oneOf('kind', TABLE_KINDS),
-    sessionId: c.textOrNull('session_id'),
-    status: c.oneOf('status', ['in-progress', 'finished'] as const),
-    setup: object(c, 'setup'),
-    state: object(c, 'state'),
-    stakeMinor: c.bigintTextOrNull('stake_minor'),
-    nextGameNo: c.int('next_game_no'),
-    currentGameNo: c.intOrNull('current_game_no'),
-    version: c.int('version'),
-    createdAt: c.date('created_at'),
-    updatedAt: c.date('updated_at'),
-  };
-};
-
-function object(c: Columns, name: string): Record<string, unknown> {
-  const v = c.objectOrNull(name);
-  if (v === null) throw new RowDecodeError(name, 'json object', v);
-  return v;
 }
 
 /** A games row (joined to its table) as the statistics read it. */

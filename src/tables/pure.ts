@@ -6,5 +6,5 @@
 export { penaltiesOf, scoreOf } from './engines';
 export type { FinishedGameRow } from './engines';
 export { decodeChouetteLog, decodeTable, toDomainAction } from './stored-state';
+export { tableOf } from './table-rows';
 export type { MatchTableRow, StoredGame, StoredTable } from './stored-state';
-export type { TableEntity } from './table.entity';

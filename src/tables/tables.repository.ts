@@ -4,41 +4,12 @@ import type { Reads, Tx } from '../db/tx';
 import { GAME_VARIANTS, type GameVariant } from '../domain/variants';
 import { minorFromDb } from '../ledger';
 import { decodeSession, SessionEntity, type SessionTables } from '../sessions';
-import { decodeAnyGame, decodeGame, decodeTable, RawGame, RawTable, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
+import { decodeAnyGame, decodeGame, RawGame, StoredGame, StoredTable, TableKind, TableRowOf } from './stored-state';
 import type { GameSummaryDto } from './tables.dto';
 import type { TableView } from './table-views';
+import { tableOf } from './table-rows';
 
-const TABLE_STATUSES: readonly StoredTable['status'][] = ['in-progress', 'finished'];
 const GAME_STATUSES: readonly StoredGame['status'][] = ['in-progress', 'finished', 'voided', 'abandoned'];
-
-/**
- * The columns of a `game_tables` row; its JSON columns still to be checked against its
- * kind. Read directly or through row_to_json (timestamps as text, bigint as a number).
- */
-const tableColumns = (r: Row): RawTable => {
-  const c = cols(r);
-  return {
-    clubId: c.text('club_id'),
-    id: c.text('id'),
-    kind: c.text('kind'),
-    sessionId: c.textOrNull('session_id'),
-    status: c.oneOf('status', TABLE_STATUSES),
-    setup: c.json('setup'),
-    state: c.json('state'),
-    stakeMinor: c.bigintTextOrNull('stake_minor'),
-    nextGameNo: c.int('next_game_no'),
-    currentGameNo: c.intOrNull('current_game_no'),
-    version: c.int('version'),
-    createdAt: c.date('created_at'),
-    updatedAt: c.date('updated_at'),
-  };
-};
-
-/** A table of the kind the query asked for, its setup and state checked against that kind. */
-const tableOf =
-  <K extends TableKind>(kind: K): Decoder<TableRowOf<K>> =>
-  (r) =>
-    decodeTable(tableColumns(r), kind);
 
 /** The columns of a `games` row; its setup and actions still to be checked. */
 const gameColumns = (r: Row): RawGame => {
