@@ -74,9 +74,27 @@ export class Api {
    * @returns {Promise<string[]>} the tokens
    */
   async tabletKeys(prefix, n) {
-    const tokens = [];
-    for (let i = 1; i <= n; i++) tokens.push((await this.post('/v1/api-keys', { name: `${prefix} ${i}`, role: 'scorer' })).token);
-    return tokens;
+    return (await this.tabletKeysWithIds(prefix, n)).map((k) => k.token);
+  }
+
+  /**
+   * As tabletKeys, each with its id.
+   * @param {string} prefix
+   * @param {number} n
+   * @returns {Promise<Array<{ id: string, token: string }>>}
+   */
+  async tabletKeysWithIds(prefix, n) {
+    const keys = [];
+    for (let i = 1; i <= n; i++) {
+      const k = await this.post('/v1/api-keys', { name: `${prefix} ${i}`, role: 'scorer' });
+      keys.push({ id: k.id, token: k.token });
+    }
+    return keys;
+  }
+
+  /** The club's id, as its owner key reads it. @returns {Promise<string>} */
+  async clubId() {
+    return (await this.get('/v1/club')).id;
   }
 
   /** @param {string} name @param {number} [rakePercent=0] @returns {Promise<string>} the session id */
