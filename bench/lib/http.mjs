@@ -187,13 +187,26 @@ function cpuMs(pid, comm) {
   }
 }
 
-/** The CPU time, in ms, of every process named postgres on the machine (the server and its backends). */
+/**
+ * The CPU time, in ms, of PostgreSQL on the machine: every live process named postgres
+ * (the server and its backends), plus what its ended backends used (the server reaps
+ * them, so their time is in its children's fields). Without the latter a backend that
+ * ended inside a window (a pool closing an idle connection) would take its whole life's
+ * time off the window's figure.
+ */
 function postgresCpuMs() {
   let sum = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const ms = cpuMs(Number(entry), 'postgres');
-    if (!Number.isNaN(ms)) sum += ms;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime (fields 14, 15 of stat(5)); cutime, cstime (16, 17) of reaped children.
+      sum += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
+    } catch {
+      // gone in between: its time is in its parent's children fields from now on
+    }
   }
   return sum;
 }

@@ -2,6 +2,7 @@ import {
   computePlayerStats,
   gameCounts,
   gameStatsRows,
+  gameStatsRowsByDefinition,
   levelOf,
   matchStatsRows,
   MoneyNet,
@@ -15,6 +16,7 @@ import {
   variantBreakdown,
   winnersOf,
 } from './player-stats';
+import { GAME_VARIANT_NAMES, RESULT_NAMES } from './game-variants';
 
 const money = (a: string, b: string, g: Partial<StatsGame> = {}): StatsGame => ({
   kind: 'money',
@@ -426,6 +428,32 @@ describe('the statistics read model: counters per game, summed', () => {
     const fromCounters = statsFromCounters(mine, money);
     expect(fromCounters.stats).toEqual(computePlayerStats({ playerId: p, games, matches: matches.map((m) => m.match), sessionNets: [{ currency: 'USD', netMinor: -250 }] }));
     expect(fromCounters.byVariant).toEqual(variantBreakdown(p, games));
+  });
+
+  it('a match or money game adds what the definitions give over it, whatever its shape (R1.1–R1.4, R8.3)', () => {
+    // Every combination of winner, level, resignation, points, variant, seating and cube actions, drawn from a fixed seed.
+    let seed = 17;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const people = ['ann', 'bob', 'cat', 'dan'];
+    const types = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish', 'resign'];
+    for (let i = 0; i < 2000; i++) {
+      const winnerSide = [0, 1, null][rnd(3)] as 0 | 1 | null;
+      const result = rnd(5) === 0 ? null : { result: RESULT_NAMES[rnd(RESULT_NAMES.length)], resigned: rnd(2) === 0 };
+      const sides: [string[], string[]] = rnd(4) === 0 ? [['ann', 'cat'], ['bob']] : rnd(6) === 0 ? [['ann'], ['ann']] : [['ann'], ['bob']];
+      const game: StatsGame = {
+        kind: rnd(2) === 0 ? 'money' : 'match',
+        sides: rnd(20) === 0 ? null : sides,
+        winnerSide,
+        points: rnd(6) === 0 ? null : rnd(9),
+        variant: rnd(3) === 0 ? undefined : GAME_VARIANT_NAMES[rnd(GAME_VARIANT_NAMES.length)],
+        result,
+        actions: Array.from({ length: rnd(6) }, () => ({ type: types[rnd(types.length)], by: people[rnd(people.length)] })),
+      };
+      expect(gameStatsRows(game)).toEqual(gameStatsRowsByDefinition(game));
+    }
   });
 
   it('a void takes back exactly what its game added', () => {

@@ -431,7 +431,24 @@ export const STATS_COUNTERS: ReadonlyArray<keyof StatsCounters> = [
   'matchesWon',
 ];
 
-const zeroCounters = (): StatsCounters => Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as unknown as StatsCounters;
+const zeroCounters = (): StatsCounters => ({
+  gamesPlayed: 0,
+  gamesWon: 0,
+  gamesLost: 0,
+  draws: 0,
+  pointsWon: 0,
+  pointsLost: 0,
+  gammonsWon: 0,
+  gammonsLost: 0,
+  backgammonsWon: 0,
+  backgammonsLost: 0,
+  doubles: 0,
+  takes: 0,
+  passes: 0,
+  beavers: 0,
+  matchesPlayed: 0,
+  matchesWon: 0,
+});
 
 /**
  * What one finished game adds to the counters of each player seated in it (both sides;
@@ -440,6 +457,51 @@ const zeroCounters = (): StatsCounters => Object.fromEntries(STATS_COUNTERS.map(
  * this one game). Players by id.
  */
 export function gameStatsRows(game: StatsGame): StatsRow[] {
+  return game.kind === 'chouette' ? gameStatsRowsByDefinition(game) : tableGameStatsRows(game);
+}
+
+/**
+ * gameStatsRows of a match or money game, worked out directly (every command that ends
+ * a game runs it): a side's players share the outcome (R1.1–R1.4: the winning side
+ * wins the game's points at its level; R8.3: a draw is played, neither won nor lost),
+ * and each counts his own cube actions. Equal to gameStatsRowsByDefinition (unit-tested
+ * over every shape of game).
+ */
+function tableGameStatsRows(game: StatsGame): StatsRow[] {
+  const sides = sidesOf(game);
+  const players = [...new Set([...sides[0], ...sides[1]])].sort(compareParty);
+  const variant = game.variant ?? 'backgammon';
+  const level = levelOf(game);
+  const points = game.points ?? 0;
+  const draw = game.result?.result === 'draw' ? 1 : 0;
+  return players.map((playerId) => {
+    const row: StatsRow = { ...zeroCounters(), playerId, variant, gamesPlayed: 1, draws: draw };
+    const side = sides[0].includes(playerId) ? 0 : 1;
+    if (game.winnerSide === 0 || game.winnerSide === 1) {
+      const won = game.winnerSide === side;
+      if (won) {
+        row.gamesWon = 1;
+        row.pointsWon = points;
+        if (level === 'gammon') row.gammonsWon = 1;
+        if (level === 'backgammon') row.backgammonsWon = 1;
+      } else {
+        row.gamesLost = 1;
+        row.pointsLost = points;
+        if (level === 'gammon') row.gammonsLost = 1;
+        if (level === 'backgammon') row.backgammonsLost = 1;
+      }
+    }
+    for (const action of game.actions) {
+      if (action.by !== playerId) continue;
+      const counter = CUBE_COUNTER[action.type];
+      if (counter) row[counter]++;
+    }
+    return row;
+  });
+}
+
+/** gameStatsRows by the definitions themselves: computePlayerStats and variantBreakdown over this one game. */
+export function gameStatsRowsByDefinition(game: StatsGame): StatsRow[] {
   const [a, b] = sidesOf(game);
   const players = [...new Set([...a, ...b])].sort(compareParty);
   const variant = game.variant ?? 'backgammon';

@@ -11,13 +11,17 @@ import type { NewEvent } from './event-types';
 export function eventsInsert(clubId: string, events: readonly NewEvent[]): DeferredWrite {
   const rows: string[] = [];
   const values: unknown[] = [clubId];
-  const json = new Map<unknown, string>();
+  // The parameter each data object is sent in: one parameter for events that share it.
+  const param = new Map<unknown, number>();
   for (const e of events) {
-    let data = json.get(e.data);
-    if (data === undefined) json.set(e.data, (data = JSON.stringify(e.data)));
+    let data = param.get(e.data);
+    if (data === undefined) {
+      values.push(JSON.stringify(e.data));
+      param.set(e.data, (data = values.length));
+    }
     const p = values.length + 1;
-    rows.push(`($1, $${p}, $${p + 1}, $${p + 2}, $${p + 3}, $${p + 4})`);
-    values.push(e.type, e.sessionId, e.subject.kind, e.subject.id, data);
+    rows.push(`($1, $${p}, $${p + 1}, $${p + 2}, $${p + 3}, $${data})`);
+    values.push(e.type, e.sessionId, e.subject.kind, e.subject.id);
   }
   return { what: 'events', text: `INSERT INTO events (club_id, type, session_id, subject_kind, subject_id, data) VALUES ${rows.join(', ')}`, values };
 }

@@ -28,8 +28,8 @@ function statsRowOf({ t, game }: StatsChange['games'][number]): Row {
     chouette_setup: t.kind === 'chouette' ? (gameSetup.setup ?? null) : null,
     automatic_doubles: game.automaticDoubles,
   };
-  // As the JSON columns come back from the database.
-  return JSON.parse(JSON.stringify(row)) as Row;
+  // The decoder reads it as it reads the columns from the database (it copies what it keeps, changes nothing).
+  return row;
 }
 
 /** player_stats kept by the commands (see GameStats). */
@@ -42,7 +42,9 @@ export class PlayerStatsWriter extends GameStats {
       const setup = m.t.setup;
       rows.push(...matchStatsRows({ sides: lowerSides(setup.sides), winnerSide: m.winnerSide }, setup.variant ?? 'backgammon'));
     }
-    const sums = sumStatsRows(rows, sign).filter((r) => STATS_COUNTERS.some((k) => r[k] !== 0));
+    // One game alone (every game recorded) has one row per player already, in order: nothing to add up.
+    const single = change.games.length === 1 && change.matches.length === 0 && sign === 1;
+    const sums = (single ? rows : sumStatsRows(rows, sign)).filter((r) => STATS_COUNTERS.some((k) => r[k] !== 0));
     if (sums.length === 0) return;
     tx.defer({ what: 'player statistics', ...playerStatsUpsert(clubId, sums) });
   }

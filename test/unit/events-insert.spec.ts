@@ -9,17 +9,20 @@ describe('eventsInsert', () => {
   const game = { gameNo: 3, status: 'finished', tableId: 't1', tableKind: 'match' };
   const ev = (type: NewEvent['type'], data: unknown, id = 't1/games/3'): NewEvent => ({ type, sessionId: 's1', subject: { kind: 'game', id }, data });
 
-  it('writes the events as one VALUES list, in their order, the club once', () => {
+  it('writes the events as one VALUES list, in their order, the club once and data shared by events once', () => {
     const table = { id: 't1', status: 'finished' };
     const w = eventsInsert(club, [ev('game.started', game), ev('game.finished', game), { type: 'table.updated', sessionId: 's1', subject: { kind: 'match', id: 't1' }, data: table }]);
+    // The game's data is parameter 2 for both game events; the table's, parameter 11.
     expect(w.text).toBe(
-      'INSERT INTO events (club_id, type, session_id, subject_kind, subject_id, data) VALUES ($1, $2, $3, $4, $5, $6), ($1, $7, $8, $9, $10, $11), ($1, $12, $13, $14, $15, $16)',
+      'INSERT INTO events (club_id, type, session_id, subject_kind, subject_id, data) VALUES ($1, $3, $4, $5, $6, $2), ($1, $7, $8, $9, $10, $2), ($1, $12, $13, $14, $15, $11)',
     );
     expect(w.values).toEqual([
       club,
-      ...['game.started', 's1', 'game', 't1/games/3', JSON.stringify(game)],
-      ...['game.finished', 's1', 'game', 't1/games/3', JSON.stringify(game)],
-      ...['table.updated', 's1', 'match', 't1', JSON.stringify(table)],
+      JSON.stringify(game),
+      ...['game.started', 's1', 'game', 't1/games/3'],
+      ...['game.finished', 's1', 'game', 't1/games/3'],
+      JSON.stringify(table),
+      ...['table.updated', 's1', 'match', 't1'],
     ]);
     expect(w.guard).toBeUndefined();
   });
@@ -34,6 +37,6 @@ describe('eventsInsert', () => {
 
   it('writes null session ids as they are', () => {
     const w = eventsInsert(club, [{ type: 'player.created', sessionId: null, subject: { kind: 'player', id: 'p1' }, data: { id: 'p1' } }]);
-    expect(w.values).toEqual([club, 'player.created', null, 'player', 'p1', '{"id":"p1"}']);
+    expect(w.values).toEqual([club, '{"id":"p1"}', 'player.created', null, 'player', 'p1']);
   });
 });
