@@ -1,4 +1,5 @@
-import { bearer, newClub, startApp, TestApp } from './support/app';
+import request from 'supertest';
+import { anotherInstance, bearer, newClub, startApp, TestApp } from './support/app';
 
 describe('auth and tenancy (the HTTP contract: auth)', () => {
   let t: TestApp;
@@ -32,6 +33,23 @@ describe('auth and tenancy (the HTTP contract: auth)', () => {
     expectProblem(await t.http().post('/v1/clubs').send({ name: 'Nobody' }), 401, 'UNAUTHENTICATED');
     const clubs = await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM clubs');
     expect(clubs[0].n).toBe('1');
+  });
+
+  it('takes an operator token shaped like a club key as the operator token, and club keys as club keys', async () => {
+    // A club key's token is checked against the operator token only when the operator token could be one.
+    const keyShaped = `bgk_${'0'.repeat(64)}_${'A'.repeat(43)}`;
+    const other = await anotherInstance(t, { ADMIN_TOKEN: keyShaped });
+    try {
+      const created = await request(other.url).post('/v1/clubs').set(bearer(keyShaped)).send({ name: 'Shaped operator' });
+      expect(created.status).toBe(201);
+      expect((await request(other.url).get('/v1/club').set(bearer(keyShaped))).status).toBe(403);
+      const club = await request(other.url).get('/v1/club').set(bearer(owner));
+      expect(club.status).toBe(200);
+      expect(club.body.id).toBe(clubId);
+      expect((await request(other.url).post('/v1/clubs').set(bearer(owner)).send({ name: 'Not by a key' })).status).toBe(403);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('creates a club with defaults and an owner key shown once', async () => {

@@ -21,10 +21,11 @@ import { log } from './util.mjs';
  * `record_game`: whole money games, one request each (double, take, finish), from
  * 16 connections over 64 tables in 8 sessions. Connection c owns tables c, c+16,
  * c+32, c+48 and plays them in turn, so no two requests for one table are ever in
- * flight. The app's VmRSS is sampled throughout (warm-up included).
- * @param {LoadOptions & { pid: number, connections?: number }} o
+ * flight. Answers the load, set up (players, sessions, tables, one key per connection).
+ * @param {{ api: import('./api.mjs').Api, pid: number, connections?: number }} o
+ * @returns {Promise<import('./http.mjs').Load>}
  */
-export async function recordGame({ api, pid, warmupMs, durationMs, connections = 16 }) {
+export async function recordGameLoad({ api, pid, connections = 16 }) {
   const players = await api.players('Money player', 32);
   const sessions = [];
   for (let s = 0; s < 8; s++) sessions.push(await api.session(`Record game ${s + 1}`));
@@ -40,21 +41,28 @@ export async function recordGame({ api, pid, warmupMs, durationMs, connections =
   const tokens = await api.tabletKeys('Record game tablet', connections);
   const turn = new Array(connections).fill(0);
   const mine = Math.floor(tables.length / connections);
+  return {
+    name: 'record_game',
+    pid,
+    connections,
+    step: async (c, record) => {
+      const t = tables[c + connections * (turn[c]++ % mine)];
+      record(await api.client.post(t.path, t.body, { token: tokens[c] }));
+    },
+  };
+}
+
+/**
+ * record_game on its own, the app's VmRSS sampled throughout (warm-up included).
+ * @param {LoadOptions & { pid: number, connections?: number }} o
+ */
+export async function recordGame({ api, pid, warmupMs, durationMs, connections = 16 }) {
+  const load = await recordGameLoad({ api, pid, connections });
   const rss = sampleRss(pid);
   let rssMiB = NaN;
   let s;
   try {
-    s = await runLoad({
-      name: 'record_game',
-      pid,
-      connections,
-      warmupMs,
-      durationMs,
-      step: async (c, record) => {
-        const t = tables[c + connections * (turn[c]++ % mine)];
-        record(await api.client.post(t.path, t.body, { token: tokens[c] }));
-      },
-    });
+    s = await runLoad({ ...load, warmupMs, durationMs });
   } finally {
     rssMiB = rss.stop();
   }
@@ -197,8 +205,8 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
 
 /**
  * The baselines (bench/baseline-server.mjs, a bare Fastify + pg server on the same
- * database server), each under the same load as record_game (16 connections, 64 tables,
- * a whole game per request), one after the other in one server process:
+ * database server), each the same load as record_game (16 connections, 64 tables, a
+ * whole game per request), served by one process:
  *
  * - `baseline_record_game`: the same transaction as record_game, in the app's own tables
  *   (64 money tables in 8 sessions the app created in the club, each connection with a
@@ -206,10 +214,12 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
  *   performance target is set on (docs/performance.md).
  * - `baseline_light_record_game`: the lighter transaction of earlier figures (one game
  *   row, four ledger rows, a version bump, in tables of the server's own).
- * @param {{ api: import('./api.mjs').Api, databaseUrl: string, warmupMs: number, durationMs: number, connections?: number }} o
- * @returns {Promise<{ same: import('./http.mjs').LoadSummary, light: import('./http.mjs').LoadSummary }>}
+ *
+ * Answers the two loads and `stop`, which stops the server.
+ * @param {{ api: import('./api.mjs').Api, databaseUrl: string, connections?: number }} o
+ * @returns {Promise<{ same: import('./http.mjs').Load, light: import('./http.mjs').Load, stop: () => Promise<void> }>}
  */
-export async function baselineRecordGame({ api, databaseUrl, warmupMs, durationMs, connections = 16 }) {
+export async function startBaselines({ api, databaseUrl, connections = 16 }) {
   // The app's rows for the same-transaction baseline, made through the API as record_game's are.
   const clubId = await api.clubId();
   const players = await api.players('Baseline player', 32);
@@ -229,12 +239,18 @@ export async function baselineRecordGame({ api, databaseUrl, warmupMs, durationM
     env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, PORT: '0', ...(process.env.BENCH_BASELINE_POOL_SIZE ? { POOL_SIZE: process.env.BENCH_BASELINE_POOL_SIZE } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const stop = onCleanup('stop the baseline server', async () => {
+  const stopServer = onCleanup('stop the baseline server', async () => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGTERM');
     await exited;
   });
+  /** @type {HttpClient | null} */
+  let client = null;
+  const stop = async () => {
+    client?.close();
+    await stopServer();
+  };
   try {
     const url = await new Promise((resolve, reject) => {
       let out = '';
@@ -247,48 +263,43 @@ export async function baselineRecordGame({ api, databaseUrl, warmupMs, durationM
       proc.stderr.on('data', onData);
       proc.once('exit', (code) => reject(new Error(`the baseline server exited with ${code}: ${out}`)));
     });
-    const client = new HttpClient(url, { connections });
-    try {
-      const mine = Math.floor(tables.length / connections);
-      let turn = new Array(connections).fill(0);
-      const same = await runLoad({
+    const http = new HttpClient(url, { connections });
+    client = http;
+    const mine = Math.floor(tables.length / connections);
+    const turn = new Array(connections).fill(0);
+    const light = [];
+    for (let t = 0; t < 64; t++) light.push(expectOk(await http.post('/light/tables', '{}')).id);
+    const lightBody = JSON.stringify({
+      actions: [
+        { type: 'double', by: 'a' },
+        { type: 'take', by: 'b' },
+        { type: 'finish', winner: 'a', result: 'single', resigned: false },
+      ],
+    });
+    const lightTurn = new Array(connections).fill(0);
+    return {
+      same: {
         name: 'baseline_record_game',
         pid: proc.pid,
         connections,
-        warmupMs,
-        durationMs,
         step: async (c, record) => {
           const t = tables[c + connections * (turn[c]++ % mine)];
-          record(await client.post(t.path, t.body, { headers: { 'x-api-key-id': keys[c].id } }));
+          record(await http.post(t.path, t.body, { headers: { 'x-api-key-id': keys[c].id } }));
         },
-      });
-
-      const light = [];
-      for (let t = 0; t < 64; t++) light.push(expectOk(await client.post('/light/tables', '{}')).id);
-      const body = JSON.stringify({
-        actions: [
-          { type: 'double', by: 'a' },
-          { type: 'take', by: 'b' },
-          { type: 'finish', winner: 'a', result: 'single', resigned: false },
-        ],
-      });
-      turn = new Array(connections).fill(0);
-      const lightSummary = await runLoad({
+      },
+      light: {
         name: 'baseline_light_record_game',
         pid: proc.pid,
         connections,
-        warmupMs,
-        durationMs,
         step: async (c, record) => {
-          const id = light[c + connections * (turn[c]++ % mine)];
-          record(await client.post(`/light/${id}/games`, body));
+          const id = light[c + connections * (lightTurn[c]++ % mine)];
+          record(await http.post(`/light/${id}/games`, lightBody));
         },
-      });
-      return { same, light: lightSummary };
-    } finally {
-      client.close();
-    }
-  } finally {
+      },
+      stop,
+    };
+  } catch (e) {
     await stop();
+    throw e;
   }
 }

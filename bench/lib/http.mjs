@@ -131,6 +131,14 @@ export class Recorder {
     }
   }
 
+  /** Adds what another recorder collected. @param {Recorder} other */
+  merge(other) {
+    for (const ms of other.latencies) this.latencies.push(ms);
+    this.non2xx += other.non2xx;
+    for (const [status, n] of other.byStatus) this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + n);
+    for (const sample of other.samples) if (this.samples.length < 5) this.samples.push(sample);
+  }
+
   /**
    * @param {number} seconds  the window the answers were collected in
    * @returns {LoadSummary}
@@ -167,6 +175,9 @@ export class Recorder {
  * @property {number} [warmupNon2xx]
  * @property {number} [cpuMsPerAnswer]  the server process's CPU time (user + system) per timed answer
  * @property {number} [postgresCpuMsPerAnswer]  the same for every postgres process of the machine
+ * @property {Recorder} [recorder]  the window's answers (for interleave)
+ * @property {number} [cpuUsedMs]  the server's CPU time in the window
+ * @property {number} [postgresCpuUsedMs]  PostgreSQL's in the window
  */
 
 /**
@@ -260,6 +271,9 @@ export async function runLoad({ name, connections, warmupMs, durationMs, step, p
   await Promise.all(loops);
   if (failure !== null) throw failure;
   const s = measured.summary(seconds);
+  s.recorder = measured;
+  s.cpuUsedMs = cpuUsed;
+  s.postgresCpuUsedMs = pgUsed;
   s.warmupNon2xx = warmup.non2xx;
   s.cpuMsPerAnswer = cpuUsed / s.count;
   s.postgresCpuMsPerAnswer = pgUsed / s.count;
@@ -287,4 +301,51 @@ export async function runLoad({ name, connections, warmupMs, durationMs, step, p
 async function waitUnlessDone(ms, done) {
   const end = now() + ms;
   while (!done() && now() < end) await sleep(Math.min(50, end - now()));
+}
+
+/**
+ * @typedef {object} Load
+ * @property {string} name
+ * @property {number} connections
+ * @property {number} [pid]  the server's process
+ * @property {(conn: number, record: (reply: Reply, timed?: boolean) => void) => Promise<void>} step
+ */
+
+/**
+ * Runs loads taking turns, so that a machine whose speed drifts from minute to minute
+ * (a shared VM) weighs on each alike and their ratio means something: each load warms
+ * up (`warmupMs`), then `rounds` rounds give each in turn `durationMs / rounds` measured
+ * (after a re-warm of `rewarmMs` its connections spend unmeasured). Answers each load's
+ * summary over its slices, in the order given.
+ * @param {Load[]} loads
+ * @param {{ warmupMs: number, durationMs: number, rounds: number, rewarmMs?: number }} o
+ * @returns {Promise<LoadSummary[]>}
+ */
+export async function interleave(loads, { warmupMs, durationMs, rounds, rewarmMs = 1000 }) {
+  /** @type {LoadSummary[][]} */
+  const slices = loads.map(() => []);
+  const slice = durationMs / rounds;
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, load] of loads.entries()) {
+      slices[i].push(await runLoad({ ...load, name: `${load.name} (round ${r + 1}/${rounds})`, warmupMs: r === 0 ? warmupMs : rewarmMs, durationMs: slice }));
+    }
+  }
+  return loads.map((load, i) => {
+    const parts = slices[i];
+    const all = new Recorder();
+    for (const p of parts) all.merge(/** @type {Recorder} */ (p.recorder));
+    const seconds = parts.reduce((t, p) => t + p.seconds, 0);
+    const s = all.summary(seconds);
+    s.warmupNon2xx = parts.reduce((t, p) => t + (p.warmupNon2xx ?? 0), 0);
+    const cpu = parts.reduce((t, p) => t + (p.cpuUsedMs ?? NaN), 0);
+    const pg = parts.reduce((t, p) => t + (p.postgresCpuUsedMs ?? NaN), 0);
+    s.cpuMsPerAnswer = cpu / s.count;
+    s.postgresCpuMsPerAnswer = pg / s.count;
+    log(
+      `${load.name}: ${s.count} answers in ${rounds} slices, ${seconds.toFixed(2)} s = ${s.rps.toFixed(1)}/s ` +
+        `(slices ${parts.map((p) => p.rps.toFixed(0)).join(', ')}); p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms` +
+        (load.pid ? `; CPU per answer: server ${s.cpuMsPerAnswer.toFixed(3)} ms, PostgreSQL ${s.postgresCpuMsPerAnswer.toFixed(3)} ms` : ''),
+    );
+    return s;
+  });
 }

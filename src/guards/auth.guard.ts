@@ -37,6 +37,8 @@ const tooManyFailures = (verdict: RateVerdict) =>
 export class AuthGuard implements CanActivate {
   /** The operator token's digest is computed once, not per request. */
   private readonly isOperatorToken: (token: string) => boolean;
+  /** Whether ADMIN_TOKEN has the shape of a club key (then a key-shaped token may be it). */
+  private readonly operatorTokenIsKeyShaped: boolean;
 
   constructor(
     private readonly reflector: Reflector,
@@ -45,6 +47,7 @@ export class AuthGuard implements CanActivate {
     private readonly keys: ApiKeyCache,
   ) {
     this.isOperatorToken = secretMatcher(config.adminToken);
+    this.operatorTokenIsKeyShaped = parseApiToken(config.adminToken) !== null;
   }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -60,7 +63,10 @@ export class AuthGuard implements CanActivate {
     if (!m) throw await this.refused(req, 'Send an API key as "Authorization: Bearer <token>".');
     const token = m[1];
 
-    if (this.isOperatorToken(token)) {
+    const parsed = parseApiToken(token);
+    // A club key's token cannot be the operator's unless the operator's has a key's shape:
+    // its digest is then not needed (one hash per request, the key's own).
+    if ((parsed === null || this.operatorTokenIsKeyShaped) && this.isOperatorToken(token)) {
       const exhausted = await this.limiter.failuresExhausted(clientAddress(req.ip));
       if (exhausted) throw tooManyFailures(exhausted);
       const verdict = await this.limiter.countOperator();
@@ -81,7 +87,6 @@ export class AuthGuard implements CanActivate {
       return true;
     }
 
-    const parsed = parseApiToken(token);
     if (!parsed) throw await this.refused(req, 'The token is not a valid API key.');
     // The key's record (cached while revocations can reach this instance: ApiKeyCache).
     const key = await this.keys.get(parsed.clubId, parsed.keyId);
