@@ -44,31 +44,36 @@ function moneyOf(parties: Map<string, PartyMoney>, party: string): PartyMoney {
   return m;
 }
 
+/** The session money is posted in: its id and its currency (read in the command's transaction). */
+export interface PostingSession {
+  id: string;
+  currency: string;
+}
+
 /**
  * Adds to each party's money in the session's currency (party_volumes), as one deferred
  * write of the command (sent with its COMMIT): R6.2's gross bound, and the read model of
  * balances (net + paid − received, R6.6) and of a player's money statistics. The table's
  * CHECK refuses a gross beyond 2^53 − 1, which fails the batch (nothing of the command is
- * written) and is answered 422 AMOUNT_OUT_OF_RANGE. Rows are upserted in party order, like
+ * written) and is answered 422 AMOUNT_OUT_OF_RANGE. Rows are upserted in party order (the
+ * parties are ids and 'house', ASCII, so JavaScript's order is PostgreSQL's "C" order), like
  * the session totals, so concurrent commands lock them in one order.
  */
-export function addToParties(tx: Tx, clubId: string, sessionId: string, parties: ReadonlyMap<string, PartyMoney>): void {
+export function addToParties(tx: Tx, clubId: string, session: PostingSession, parties: ReadonlyMap<string, PartyMoney>): void {
   const changed = [...parties.entries()].filter(([, m]) => m.gross !== 0n || m.net !== 0n || m.paid !== 0n || m.received !== 0n || m.hasTotals);
   if (changed.length === 0) return;
   changed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const values: unknown[] = [clubId, sessionId];
+  const values: unknown[] = [clubId, session.currency];
   const rows = changed
     .map(
       ([party, m]) =>
-        `($${values.push(party)}::text, $${values.push(m.gross.toString())}::bigint, $${values.push(m.net.toString())}::bigint, $${values.push(m.paid.toString())}::bigint, $${values.push(m.received.toString())}::bigint, $${values.push(m.hasTotals)}::boolean)`,
+        `($1, $${values.push(party)}, $2, $${values.push(m.gross.toString())}::bigint, $${values.push(m.net.toString())}::bigint, $${values.push(m.paid.toString())}::bigint, $${values.push(m.received.toString())}::bigint, $${values.push(m.hasTotals)}::boolean)`,
     )
     .join(', ');
   tx.defer({
     what: 'party volumes',
     text: `INSERT INTO party_volumes (club_id, party, currency, gross_minor, net_minor, paid_minor, received_minor, has_totals)
-      SELECT s.club_id, v.party, s.currency, v.gross, v.net, v.paid, v.received, v.has_totals
-        FROM (VALUES ${rows}) AS v (party, gross, net, paid, received, has_totals)
-        JOIN sessions s ON s.club_id = $1 AND s.id = $2 ORDER BY v.party COLLATE "C"
+      VALUES ${rows}
       ON CONFLICT (club_id, party, currency) DO UPDATE
         SET gross_minor = party_volumes.gross_minor + excluded.gross_minor,
             net_minor = party_volumes.net_minor + excluded.net_minor,
@@ -80,12 +85,12 @@ export function addToParties(tx: Tx, clubId: string, sessionId: string, parties:
 }
 
 /** A payment (R6.6) in party_volumes: its gross (R6.2) for both parties, paid by one and received by the other. */
-export function addPaymentToParties(tx: Tx, clubId: string, sessionId: string, p: { from: string; to: string; amountMinor: number }): void {
+export function addPaymentToParties(tx: Tx, clubId: string, session: PostingSession, p: { from: string; to: string; amountMinor: number }): void {
   const parties = new Map<string, PartyMoney>();
   for (const [party, gross] of grossDeltas([p])) moneyOf(parties, party).gross = gross;
   moneyOf(parties, p.from).paid += BigInt(p.amountMinor);
   moneyOf(parties, p.to).received += BigInt(p.amountMinor);
-  addToParties(tx, clubId, sessionId, parties);
+  addToParties(tx, clubId, session, parties);
 }
 
 const decodeEntry: Decoder<LedgerEntryEntity> = (r) => {
@@ -119,13 +124,14 @@ export class LedgerRepository {
   post(
     tx: Tx,
     clubId: string,
-    sessionId: string,
+    session: PostingSession,
     tableId: string,
     gameNo: number | null,
     entries: NewEntry[],
     at: Date,
     games?: { players: string[]; delta: number },
   ): Promise<LedgerEntryEntity[]> {
+    const sessionId = session.id;
     const totals = this.addToTotals(tx, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
     // Every party of the session's totals: its net, and that it has a total in this currency.
     const parties = new Map<string, PartyMoney>();
@@ -133,7 +139,7 @@ export class LedgerRepository {
     for (const [party, gross] of grossDeltas(entries.map((e) => ({ from: e.from, to: e.to, amountMinor: e.amountMinor, reverses: e.kind === 'void' })))) {
       moneyOf(parties, party).gross = gross;
     }
-    addToParties(tx, clubId, sessionId, parties);
+    addToParties(tx, clubId, session, parties);
     if (entries.length === 0) return Promise.resolve([]);
     const rows: LedgerEntryEntity[] = entries.map((e) => ({
       clubId,

@@ -67,14 +67,17 @@ export const STATS_COLUMNS: Readonly<Record<keyof StatsCounters, string>> = {
  * rebuild (into emptied rows) write the counters with.
  */
 export function playerStatsUpsert(clubId: string, rows: readonly StatsRow[]): { text: string; values: unknown[] } {
-  const columns = STATS_COUNTERS.map((k) => STATS_COLUMNS[k]);
   return {
-    text: `INSERT INTO player_stats (club_id, player_id, variant, ${columns.join(', ')})
-      SELECT $1, * FROM unnest($2::uuid[], $3::text[], ${columns.map((_, j) => `$${j + 4}::bigint[]`).join(', ')})
-      ON CONFLICT (club_id, player_id, variant) DO UPDATE SET ${columns.map((c) => `${c} = player_stats.${c} + excluded.${c}`).join(', ')}`,
+    text: PLAYER_STATS_UPSERT,
     values: [clubId, rows.map((r) => r.playerId), rows.map((r) => r.variant), ...STATS_COUNTERS.map((k) => rows.map((r) => r[k]))],
   };
 }
+
+/** playerStatsUpsert's statement: the same text every time (built once). */
+const PLAYER_STATS_UPSERT = ((columns: string[]) =>
+  `INSERT INTO player_stats (club_id, player_id, variant, ${columns.join(', ')})
+      SELECT $1, * FROM unnest($2::uuid[], $3::text[], ${columns.map((_, j) => `$${j + 4}::bigint[]`).join(', ')})
+      ON CONFLICT (club_id, player_id, variant) DO UPDATE SET ${columns.map((c) => `${c} = player_stats.${c} + excluded.${c}`).join(', ')}`)(STATS_COUNTERS.map((k) => STATS_COLUMNS[k]));
 
 /** A player_stats row (`SELECT player_id, variant, <counters>`). */
 export function decodeStatsRow(r: Row): StatsRow {

@@ -191,7 +191,7 @@ export class SettlementService {
       // Both written with the COMMIT, after every read above.
       this.repo.insertPayment(tx, p);
       // R6.2: the payment counts towards both parties' gross money (refused past 2^53 − 1).
-      addPaymentToParties(tx, auth.clubId, s.id, { from, to, amountMinor: dto.amountMinor });
+      addPaymentToParties(tx, auth.clubId, s, { from, to, amountMinor: dto.amountMinor });
       const payment = mapPayment(p, s.currency);
       this.outbox.emit(tx, auth.clubId, { type: 'payment.recorded', sessionId: s.id, subject: { kind: 'payment', id: p.id }, data: payment });
       return payment;

@@ -324,7 +324,7 @@ export class GamesService {
       }
       const view = await this.viewIfChanged(tx, t, before, null, session);
       // The writes, with the COMMIT.
-      const posted = session ? await this.ledger.post(tx, auth.clubId, session.id, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
+      const posted = session ? await this.ledger.post(tx, auth.clubId, session, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
       if (rating) this.ratings.apply(tx, auth.clubId, rating);
       this.stats.apply(tx, auth.clubId, stats, -1);
       const table = this.tables.save(tx, t);
@@ -437,7 +437,7 @@ export class GamesService {
     const matches = played.kind === 'match' && finished.matchWinnerSide !== undefined ? [{ t: played.t, winnerSide: finished.matchWinnerSide }] : [];
     this.stats.apply(tx, t.clubId, { games: [{ t, game }], matches }, 1);
     if (!session) return [];
-    return this.ledger.post(tx, t.clubId, session.id, t.id, game.gameNo, finished.postings, now, { players: game.players, delta: 1 });
+    return this.ledger.post(tx, t.clubId, session, t.id, game.gameNo, finished.postings, now, { players: game.players, delta: 1 });
   }
 
   /**

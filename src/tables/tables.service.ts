@@ -98,7 +98,7 @@ export class TablesService {
         this.ratings.apply(tx, auth.clubId, rating);
         this.stats.apply(tx, auth.clubId, { games: [], matches: [{ t, winnerSide: after.winnerSide }] }, 1);
         const stake = matchStakePostings(setup, after.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
-        if (session && stake.length) await this.ledger.post(tx, auth.clubId, session.id, t.id, null, stake, now);
+        if (session && stake.length) await this.ledger.post(tx, auth.clubId, session, t.id, null, stake, now);
       }
       const saved = this.tables.save(tx, t);
       const match = matchView(saved, games.map(gameSummary), currency);
