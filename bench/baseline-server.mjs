@@ -3,8 +3,9 @@
 //   DATABASE_URL=postgres://… PORT=0 [POOL_SIZE=10] node bench/baseline-server.mjs
 //
 // POST /clubs/:club/money-games/:id/games (header x-api-key-id): the same transaction as
-//   the app's record_game, written the plain way (one statement per write, eleven round
-//   trips) into the app's own tables, on tables the app created: the table row locked
+//   the app's record_game, written carefully (named prepared statements; BEGIN, the lock,
+//   every write in one statement, COMMIT: four round trips) into the app's own tables,
+//   on tables the app created: the table row locked
 //   with its session, the game row, its ledger entry, the session totals, the party
 //   volumes and the player statistics upserted, the two events carrying the game as it is
 //   answered, the audit record, the table's version bumped. Same rows, same columns, same

@@ -431,7 +431,7 @@ describe('the statistics read model: counters per game, summed', () => {
   });
 
   it('a match or money game adds what the definitions give over it, whatever its shape (R1.1–R1.4, R8.3)', () => {
-    // Every combination of winner, level, resignation, points, variant, seating and cube actions, drawn from a fixed seed.
+    // Games of every shape: winner or none, level, resignation, points, variant, seating and cube actions, drawn from a fixed seed.
     let seed = 17;
     const rnd = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
