@@ -243,6 +243,15 @@ const CUBE_COUNTER: Readonly<Record<string, 'doubles' | 'takes' | 'passes' | 'be
   raccoon: 'beavers',
 };
 
+/** Adds the player's own cube actions in `actions` to his doubles, takes, passes and beavers. */
+function countCubeActions(counters: Record<'doubles' | 'takes' | 'passes' | 'beavers', number>, actions: readonly StatsAction[], playerId: PlayerId): void {
+  for (const action of actions) {
+    if (action.by !== playerId) continue;
+    const counter = CUBE_COUNTER[action.type];
+    if (counter) counters[counter]++;
+  }
+}
+
 /** A player's statistics from his finished games, finished matches and session nets. */
 export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
   const { playerId } = input;
@@ -278,11 +287,7 @@ export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
       if (won) stats.backgammonsWon++;
       if (lost) stats.backgammonsLost++;
     }
-    for (const action of game.actions) {
-      if (action.by !== playerId) continue;
-      const counter = CUBE_COUNTER[action.type];
-      if (counter) stats[counter]++;
-    }
+    countCubeActions(stats, game.actions, playerId);
   }
 
   for (const match of input.matches) {
@@ -431,24 +436,10 @@ export const STATS_COUNTERS: ReadonlyArray<keyof StatsCounters> = [
   'matchesWon',
 ];
 
-const zeroCounters = (): StatsCounters => ({
-  gamesPlayed: 0,
-  gamesWon: 0,
-  gamesLost: 0,
-  draws: 0,
-  pointsWon: 0,
-  pointsLost: 0,
-  gammonsWon: 0,
-  gammonsLost: 0,
-  backgammonsWon: 0,
-  backgammonsLost: 0,
-  doubles: 0,
-  takes: 0,
-  passes: 0,
-  beavers: 0,
-  matchesPlayed: 0,
-  matchesWon: 0,
-});
+/** Every counter at zero, built once from STATS_COUNTERS; zeroCounters copies it. */
+const ZERO_COUNTERS: Readonly<StatsCounters> = Object.freeze(Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as unknown as StatsCounters);
+
+const zeroCounters = (): StatsCounters => ({ ...ZERO_COUNTERS });
 
 /**
  * What one finished game adds to the counters of each player seated in it (both sides;
@@ -491,11 +482,7 @@ function tableGameStatsRows(game: StatsGame): StatsRow[] {
         if (level === 'backgammon') row.backgammonsLost = 1;
       }
     }
-    for (const action of game.actions) {
-      if (action.by !== playerId) continue;
-      const counter = CUBE_COUNTER[action.type];
-      if (counter) row[counter]++;
-    }
+    countCubeActions(row, game.actions, playerId);
     return row;
   });
 }
