@@ -26,30 +26,54 @@ import { log } from './util.mjs';
  * @returns {Promise<import('./http.mjs').Load>}
  */
 export async function recordGameLoad({ api, pid, connections = 16 }) {
-  const players = await api.players('Money player', 32);
-  const sessions = [];
-  for (let s = 0; s < 8; s++) sessions.push(await api.session(`Record game ${s + 1}`));
-  /** @type {Array<{ path: string, body: string }>} */
-  const tables = [];
-  for (let t = 0; t < 64; t++) {
-    const a = players[(2 * t) % players.length];
-    const b = players[(2 * t + 1) % players.length];
-    const id = await api.moneyTable(sessions[Math.floor(t / 8)], a, b);
-    // The same whole game every time; serialised once.
-    tables.push({ path: `/v1/money-games/${id}/games`, body: JSON.stringify({ actions: [double(a), take(b), finish(a)] }) });
-  }
+  const tables = await moneyTablesWithAGame(api, 'Record game');
   const tokens = await api.tabletKeys('Record game tablet', connections);
-  const turn = new Array(connections).fill(0);
-  const mine = Math.floor(tables.length / connections);
+  const next = inTurn(tables, connections);
   return {
     name: 'record_game',
     pid,
     connections,
     step: async (c, record) => {
-      const t = tables[c + connections * (turn[c]++ % mine)];
-      record(await api.client.post(t.path, t.body, { token: tokens[c] }));
+      const t = next(c);
+      record(await api.client.post(`/v1/money-games/${t.id}/games`, t.body, { token: tokens[c] }));
     },
   };
+}
+
+/**
+ * 64 money tables in 8 new sessions among 32 new players (table t: players 2t and 2t + 1),
+ * named after `prefix`, each with the whole game a load records at it again and again
+ * (double, take, finish), serialised once.
+ * @param {import('./api.mjs').Api} api
+ * @param {string} prefix
+ * @returns {Promise<Array<{ id: string, body: string }>>}
+ */
+async function moneyTablesWithAGame(api, prefix) {
+  const players = await api.players(`${prefix} player`, 32);
+  const sessions = [];
+  for (let s = 0; s < 8; s++) sessions.push(await api.session(`${prefix} ${s + 1}`));
+  const tables = [];
+  for (let t = 0; t < 64; t++) {
+    const a = players[(2 * t) % players.length];
+    const b = players[(2 * t + 1) % players.length];
+    const id = await api.moneyTable(sessions[Math.floor(t / 8)], a, b);
+    tables.push({ id, body: JSON.stringify({ actions: [double(a), take(b), finish(a)] }) });
+  }
+  return tables;
+}
+
+/**
+ * Connection c's next item: its own are items c, c + n, c + 2n, … (n connections), taken
+ * in turn, so no two connections ever use one item at once.
+ * @template T
+ * @param {T[]} items
+ * @param {number} connections
+ * @returns {(c: number) => T}
+ */
+function inTurn(items, connections) {
+  const turn = new Array(connections).fill(0);
+  const mine = Math.floor(items.length / connections);
+  return (c) => items[c + connections * (turn[c]++ % mine)];
 }
 
 /**
@@ -88,14 +112,14 @@ export async function recordAction({ api, warmupMs, durationMs, connections = 16
     tables.push({ id: await api.moneyTable(session, a, b), a, b });
   }
   const tokens = await api.tabletKeys('Record action tablet', connections);
-  const turn = new Array(connections).fill(0);
+  const next = inTurn(tables, connections);
   return runLoad({
     name: 'record_action',
     connections,
     warmupMs,
     durationMs,
     step: async (c, record) => {
-      const t = tables[c + connections * (turn[c]++ % 2)];
+      const t = next(c);
       const base = `/v1/money-games/${t.id}/games`;
       const started = await api.client.post(base, {}, { token: tokens[c] });
       record(started, false);
@@ -222,17 +246,7 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
 export async function startBaselines({ api, databaseUrl, connections = 16 }) {
   // The app's rows for the same-transaction baseline, made through the API as record_game's are.
   const clubId = await api.clubId();
-  const players = await api.players('Baseline player', 32);
-  const sessions = [];
-  for (let s = 0; s < 8; s++) sessions.push(await api.session(`Baseline ${s + 1}`));
-  /** @type {Array<{ path: string, body: string }>} */
-  const tables = [];
-  for (let t = 0; t < 64; t++) {
-    const a = players[(2 * t) % players.length];
-    const b = players[(2 * t + 1) % players.length];
-    const id = await api.moneyTable(sessions[Math.floor(t / 8)], a, b);
-    tables.push({ path: `/clubs/${clubId}/money-games/${id}/games`, body: JSON.stringify({ actions: [double(a), take(b), finish(a)] }) });
-  }
+  const tables = await moneyTablesWithAGame(api, 'Baseline');
   const keys = await api.tabletKeysWithIds('Baseline tablet', connections);
 
   const proc = spawn(process.execPath, [join(ROOT, 'bench', 'baseline-server.mjs')], {
@@ -265,8 +279,7 @@ export async function startBaselines({ api, databaseUrl, connections = 16 }) {
     });
     const http = new HttpClient(url, { connections });
     client = http;
-    const mine = Math.floor(tables.length / connections);
-    const turn = new Array(connections).fill(0);
+    const nextTable = inTurn(tables, connections);
     const light = [];
     for (let t = 0; t < 64; t++) light.push(expectOk(await http.post('/light/tables', '{}')).id);
     const lightBody = JSON.stringify({
@@ -276,15 +289,15 @@ export async function startBaselines({ api, databaseUrl, connections = 16 }) {
         { type: 'finish', winner: 'a', result: 'single', resigned: false },
       ],
     });
-    const lightTurn = new Array(connections).fill(0);
+    const nextLight = inTurn(light, connections);
     return {
       same: {
         name: 'baseline_record_game',
         pid: proc.pid,
         connections,
         step: async (c, record) => {
-          const t = tables[c + connections * (turn[c]++ % mine)];
-          record(await http.post(t.path, t.body, { headers: { 'x-api-key-id': keys[c].id } }));
+          const t = nextTable(c);
+          record(await http.post(`/clubs/${clubId}/money-games/${t.id}/games`, t.body, { headers: { 'x-api-key-id': keys[c].id } }));
         },
       },
       light: {
@@ -292,8 +305,7 @@ export async function startBaselines({ api, databaseUrl, connections = 16 }) {
         pid: proc.pid,
         connections,
         step: async (c, record) => {
-          const id = light[c + connections * (lightTurn[c]++ % mine)];
-          record(await http.post(`/light/${id}/games`, lightBody));
+          record(await http.post(`/light/${nextLight(c)}/games`, lightBody));
         },
       },
       stop,

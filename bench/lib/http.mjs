@@ -181,22 +181,25 @@ export class Recorder {
  */
 
 /**
- * The CPU time (user + system) a process has used so far, in ms, from /proc (Linux;
- * clock ticks of 10 ms); NaN when it cannot be read, or when `comm` is given and the
- * process has another name.
- * @param {number} pid
- * @param {string} [comm]
+ * A process's name and CPU times in ms from /proc/<pid>/stat (Linux; clock ticks of
+ * 10 ms): its own (user + system) and that of its children it has reaped; null when it
+ * cannot be read (gone).
+ * @param {number | string} pid
+ * @returns {{ comm: string, ownMs: number, reapedMs: number } | null}
  */
-function cpuMs(pid, comm) {
+function cpuTimes(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    if (comm !== undefined && stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) return NaN;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    // utime, stime, cutime, cstime: fields 14–17 of stat(5), after the name in parentheses.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ownMs: (Number(f[11]) + Number(f[12])) * 10, reapedMs: (Number(f[13]) + Number(f[14])) * 10 };
   } catch {
-    return NaN;
+    return null;
   }
 }
+
+/** The CPU time (user + system) a process has used so far, in ms; NaN when it cannot be read. @param {number} pid */
+const cpuMs = (pid) => cpuTimes(pid)?.ownMs ?? NaN;
 
 /**
  * The CPU time, in ms, of PostgreSQL on the machine: every live process named postgres
@@ -209,15 +212,9 @@ function postgresCpuMs() {
   let sum = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime, stime (fields 14, 15 of stat(5)); cutime, cstime (16, 17) of reaped children.
-      sum += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 10;
-    } catch {
-      // gone in between: its time is in its parent's children fields from now on
-    }
+    const t = cpuTimes(entry);
+    // One that is gone in between: its time is in its parent's children fields from now on.
+    if (t?.comm === 'postgres') sum += t.ownMs + t.reapedMs;
   }
   return sum;
 }
