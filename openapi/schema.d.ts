@@ -518,6 +518,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{id}/forfeit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A side forfeits the match (R3.9)
+         * @description The other side wins; the score stays as played and `endedBy` says how it ended. A game in progress is closed as abandoned (it posts nothing; `game.abandoned`). A stake (R3.8) is paid as for any win. The match is rated (R7) only if at least one of its games was finished. `POST /v1/matches/{id}/void` takes the forfeit back and reopens the match. Honours `If-Match` (the match's version).
+         */
+        post: operations["recordMatchForfeit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{id}/games": {
         parameters: {
             query?: never;
@@ -653,9 +673,29 @@ export interface paths {
         put?: never;
         /**
          * Award penalty points to a side between games (R3.6)
-         * @description May end the match, make the next game the Crawford game, or forfeit the match.
+         * @description May end the match, make the next game the Crawford game, or forfeit the match: more than half the target in penalty points against a side forfeits it to the other side (`endedBy: { kind: "forfeit", reason: "penalties" }`, R3.9). `POST /v1/matches/{id}/void` takes the latest penalty back.
          */
         post: operations["awardMatchPenalty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/matches/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void the match's most recent result: a game, a penalty or a forfeit (R6.3, R3.6, R3.9)
+         * @description Whichever came last: the latest finished game (as `POST /v1/matches/{id}/games/{gameNo}/void` does: reversing entries, `game.voided`), the latest penalty (kept in `penalties` with `voided: true`) or the forfeit. The score, the Crawford game and a finish it caused are then as before it: a match it had ended is in progress again, its rating change, statistics and stake taken back. Only while no game is in progress and the session is open. Honours `If-Match` (the match's version). Answers the match.
+         */
+        post: operations["voidMatchResult"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1892,6 +1932,23 @@ export interface components {
             /** @example target must be an integer number */
             message: string;
         };
+        ForfeitDto: {
+            /**
+             * @description The director's note, kept with the forfeit.
+             * @example Arrived 40 minutes after the round started
+             */
+            note?: string | null;
+            /**
+             * @description R3.9: `no-show`, `lateness` (too late for the scheduled start), `time` (the side's clock ran out), `disqualification`, `withdrawal`, `concession` or `penalties` (more than half the target in penalty points against it, R3.6; given by the service itself when penalties do it).
+             * @enum {string}
+             */
+            reason: "no-show" | "lateness" | "time" | "disqualification" | "withdrawal" | "concession" | "penalties";
+            /**
+             * @description The side that forfeits (R3.9); the other side wins the match.
+             * @enum {integer}
+             */
+            side: 0 | 1;
+        };
         GameDto: {
             actions: components["schemas"]["ActionRecordDto"][];
             /**
@@ -2017,9 +2074,12 @@ export interface components {
             currency: string | null;
             /** @description The game in progress, if any. */
             currentGameNo: number | null;
+            /** @description How the match ended (R3.2, R3.9); null while it is in progress. */
+            endedBy: components["schemas"]["MatchEndDto"] | (never | null);
             games: components["schemas"]["GameSummaryDto"][];
             /** Format: uuid */
             id: string;
+            /** @description Every penalty given (R3.6), voided ones too, in order. */
             penalties: components["schemas"]["PenaltyRecordDto"][];
             rules: components["schemas"]["VariantMatchRulesStateDto"];
             /**
@@ -2046,6 +2106,30 @@ export interface components {
             variant: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
             version: number;
             winnerSide: number | null;
+        };
+        MatchEndDto: {
+            /**
+             * Format: date-time
+             * @description Forfeit only: when it was recorded (for a forfeit by penalties, when the last penalty was).
+             */
+            at?: string;
+            /**
+             * @description `points`: a score reached the target (R3.2); `forfeit`: a side forfeited (R3.9).
+             * @enum {string}
+             */
+            kind: "points" | "forfeit";
+            /** @description Forfeit only: the director's note (null for a forfeit by penalties). */
+            note?: string | null;
+            /**
+             * @description Forfeit only: why (R3.9); `penalties` when penalty points against the side passed half the target (R3.6).
+             * @enum {string}
+             */
+            reason?: "no-show" | "lateness" | "time" | "disqualification" | "withdrawal" | "concession" | "penalties";
+            /**
+             * @description Forfeit only: the side that forfeited (the other side won).
+             * @enum {integer}
+             */
+            side?: 0 | 1;
         };
         MatchPage: {
             items: components["schemas"]["MatchDto"][];
@@ -2281,8 +2365,15 @@ export interface components {
             points: number;
             reason: string;
             seq: number;
-            /** @enum {integer} */
+            /**
+             * @description The side the points were awarded to.
+             * @enum {integer}
+             */
             side: 0 | 1;
+            /** @description Voided (R3.6): it counts for nothing in the score. */
+            voided: boolean;
+            /** @description When, why and by whom it was voided; null while it stands. */
+            voidedBy: components["schemas"]["VoidRecordDto"] | (never | null);
         };
         PendingDto: {
             /**
@@ -3098,6 +3189,14 @@ export interface components {
              * @description The API key that voided the game.
              */
             by: string;
+            reason: string;
+        };
+        VoidRecordDto: {
+            /** Format: date-time */
+            at: string;
+            /** @description The API key that voided it. */
+            by: string;
+            /** @description Why it was voided. */
             reason: string;
         };
         WebhookDto: {
@@ -9881,6 +9980,312 @@ export interface operations {
             };
         };
     };
+    recordMatchForfeit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForfeitDto"];
+            };
+        };
+        responses: {
+            /** @description The match, finished, with `endedBy: { kind: "forfeit", side, reason }`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such resource in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the match's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The match is over (MATCH_FINISHED, R3.9) or its session is closed (SESSION_CLOSED, R6.7); or, when the forfeit ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: MATCH_FINISHED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MATCH_FINISHED",
+                     *       "detail": "The request is refused by rule R3.2.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "rule": "R3.2",
+                     *       "ruleUrl": "/docs/rules#R3.2",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:match-finished"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/forfeit",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
     listMatchGames: {
         parameters: {
             query?: {
@@ -11993,7 +12398,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A game is in progress or the match is over (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2); or, when the penalty ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_PENALTY, GAME_IN_PROGRESS, MATCH_FINISHED, AMOUNT_OUT_OF_RANGE. */
+            /** @description A game is in progress, the match is over or its session is closed (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2, SESSION_CLOSED R6.7); or, when the penalty ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_PENALTY, GAME_IN_PROGRESS, MATCH_FINISHED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12082,6 +12487,311 @@ export interface operations {
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
                      *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/penalties",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    voidMatchResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoidDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such resource in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the match's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOTHING_TO_VOID, GAME_IN_PROGRESS, NOT_LATEST_GAME, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOTHING_TO_VOID",
+                     *       "detail": "The request is refused by rule R6.3.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "rule": "R6.3",
+                     *       "ruleUrl": "/docs/rules#R6.3",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:nothing-to-void"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/void",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
                      *       "type": "urn:bgclub:problem:database-unavailable"

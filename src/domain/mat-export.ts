@@ -136,6 +136,8 @@ export interface MatMatch {
   event?: string;
   /** R8: the match's variant; absent = backgammon. Only backgammon can be written (R8.9). */
   variant?: string;
+  /** How the match ended other than by its games (a forfeit, R3.9), written as a `Termination` tag. */
+  termination?: string;
 }
 
 /** The data cannot be written so that gnubg reads back what the service recorded. */
@@ -182,6 +184,8 @@ export function renderMat(m: MatMatch): string {
   const event = m.event === undefined ? '' : sanitizeTagValue(m.event);
   if (event) lines.push(`; [Event "${event}"]`);
   if (m.date !== undefined) lines.push(`; [EventDate "${formatDate(m.date)}"]`);
+  const termination = m.termination === undefined ? '' : sanitizeTagValue(m.termination);
+  if (termination) lines.push(`; [Termination "${termination}"]`);
   if (lines.length > 0) lines.push('');
 
   lines.push(` ${target} point match`);

@@ -1,4 +1,4 @@
-import { createMatch, MatchEvent, nextMatchGameSetup, scoreMatch, validateTarget } from './match';
+import { createMatch, latestMatchResult, MatchEvent, matchEndIsRated, nextMatchGameSetup, scoreMatch, validateTarget } from './match';
 import { MATCH_DEFAULTS } from './rules';
 import { expectRefusal } from './test-helpers';
 
@@ -80,7 +80,7 @@ describe('R3.2 scoring', () => {
     // 0-0 → 2-0 → 2-4 → 6-4 (4-point game from 2: passes the target)
     const s = scoreMatch(five, [game(0, 2), game(1, 4), game(0, 4)]);
     expect(s.score).toEqual([6, 4]);
-    expect(s).toMatchObject({ status: 'finished', winnerSide: 0, endedBy: 'target', nextGame: null });
+    expect(s).toMatchObject({ status: 'finished', winnerSide: 0, endedBy: { kind: 'points' }, nextGame: null });
   });
 
   it('R3.2 a game exactly reaching the target ends the match', () => {
@@ -193,7 +193,7 @@ describe('R3.6 penalties and forfeit', () => {
   it('R3.6 penalty points go to a side and can end the match by the target', () => {
     // 4-0, 1 penalty point to side 0 → 5-0: match over by target (1 against side 1 is not > 2.5)
     const s = scoreMatch(five, [game(0, 4), penalty(0, 1)]);
-    expect(s).toMatchObject({ status: 'finished', winnerSide: 0, endedBy: 'target', score: [5, 0], penaltiesAgainst: [0, 1] });
+    expect(s).toMatchObject({ status: 'finished', winnerSide: 0, endedBy: { kind: 'points' }, score: [5, 0], penaltiesAgainst: [0, 1] });
   });
 
   it('R3.6 more than half the target in penalties against a side forfeits the match (5-point: 3 > 2.5)', () => {
@@ -202,18 +202,75 @@ describe('R3.6 penalties and forfeit', () => {
     expect(two).toMatchObject({ status: 'in-progress', penaltiesAgainst: [2, 0], score: [0, 2] });
     const three = scoreMatch(five, [penalty(1, 2), game(0, 1), penalty(1, 1)]);
     // 3 against side 0: 3 × 2 = 6 > 5 → forfeited to side 1 at 1-3
-    expect(three).toMatchObject({ status: 'finished', winnerSide: 1, endedBy: 'forfeit', score: [1, 3], nextGame: null });
+    expect(three).toMatchObject({ status: 'finished', winnerSide: 1, endedBy: { kind: 'forfeit', side: 0, reason: 'penalties' }, score: [1, 3], nextGame: null });
   });
 
   it('R3.6 7-point match: 3 penalty points against a side is not over half (6 ≤ 7); 4 is (8 > 7)', () => {
     const seven = createMatch({ sides: [[A], [B]], target: 7 });
     expect(scoreMatch(seven, [penalty(0, 3)]).status).toBe('in-progress');
-    expect(scoreMatch(seven, [penalty(0, 3), penalty(0, 1)])).toMatchObject({ endedBy: 'forfeit', winnerSide: 0 });
+    expect(scoreMatch(seven, [penalty(0, 3), penalty(0, 1)])).toMatchObject({ endedBy: { kind: 'forfeit', side: 1, reason: 'penalties' }, winnerSide: 0 });
   });
 
   it('R3.6 penalty points are whole and positive', () => {
     expectRefusal(() => scoreMatch(five, [penalty(0, 0)]), 'INVALID_PENALTY', 'R3.6');
     expectRefusal(() => scoreMatch(five, [penalty(0, -2)]), 'INVALID_PENALTY', 'R3.6');
     expectRefusal(() => scoreMatch(five, [{ kind: 'penalty', side: 2 as never, points: 1 }]), 'INVALID_MATCH_EVENT', 'R3.6');
+  });
+});
+
+describe('R3.9 forfeits', () => {
+  const forfeit = (side: 0 | 1, reason: 'no-show' | 'lateness' | 'time' = 'time'): MatchEvent => ({ kind: 'forfeit', side, reason });
+
+  it('R3.9 the other side wins and the score stays as played', () => {
+    // 2-3 in a 5-point match, then side 1 runs out of time: side 0 wins at 2-3.
+    const s = scoreMatch(five, [game(0, 2), game(1, 3), forfeit(1)]);
+    expect(s).toMatchObject({ status: 'finished', winnerSide: 0, score: [2, 3], endedBy: { kind: 'forfeit', side: 1, reason: 'time' }, nextGame: null });
+  });
+
+  it('R3.9 a forfeit before any game ends the match 0-0', () => {
+    expect(scoreMatch(five, [forfeit(0, 'no-show')])).toMatchObject({ status: 'finished', winnerSide: 1, score: [0, 0], endedBy: { kind: 'forfeit', side: 0, reason: 'no-show' } });
+  });
+
+  it('R3.2 nothing is recorded after a forfeit', () => {
+    expectRefusal(() => scoreMatch(five, [forfeit(0), game(1, 1)]), 'MATCH_FINISHED', 'R3.2');
+  });
+
+  it('R3.9 an unknown reason is refused', () => {
+    expectRefusal(() => scoreMatch(five, [{ kind: 'forfeit', side: 0, reason: 'tired' as never }]), 'INVALID_MATCH_EVENT', 'R3.9');
+  });
+
+  it('R3.9 a forfeit with no finished game is not rated; with one it is; an end by points always is', () => {
+    expect(matchEndIsRated({ kind: 'forfeit', side: 0, reason: 'no-show' }, 0)).toBe(false);
+    expect(matchEndIsRated({ kind: 'forfeit', side: 0, reason: 'penalties' }, 0)).toBe(false);
+    expect(matchEndIsRated({ kind: 'forfeit', side: 1, reason: 'time' }, 1)).toBe(true);
+    expect(matchEndIsRated({ kind: 'points' }, 0)).toBe(true);
+  });
+});
+
+describe('R6.3, R3.6, R3.9 the most recent result of a match', () => {
+  it('is the standing forfeit, whatever came before', () => {
+    expect(latestMatchResult(4, [{ seq: 1, afterGameNo: 4 }], { seq: 1 })).toEqual({ kind: 'forfeit', seq: 1 });
+  });
+  it('is the last penalty when it came after the latest finished game (given after that game started)', () => {
+    expect(
+      latestMatchResult(
+        3,
+        [
+          { seq: 1, afterGameNo: 1 },
+          { seq: 2, afterGameNo: 3 },
+        ],
+        null,
+      ),
+    ).toEqual({ kind: 'penalty', seq: 2 });
+    // Game 4 was abandoned, the penalty came after it: still after game 3.
+    expect(latestMatchResult(3, [{ seq: 1, afterGameNo: 4 }], null)).toEqual({ kind: 'penalty', seq: 1 });
+    expect(latestMatchResult(null, [{ seq: 1, afterGameNo: 0 }], null)).toEqual({ kind: 'penalty', seq: 1 });
+  });
+  it('is the latest finished game when it came after every penalty', () => {
+    expect(latestMatchResult(3, [{ seq: 1, afterGameNo: 2 }], null)).toEqual({ kind: 'game', gameNo: 3 });
+    expect(latestMatchResult(2, [], null)).toEqual({ kind: 'game', gameNo: 2 });
+  });
+  it('is nothing in a match with no result', () => {
+    expect(latestMatchResult(null, [], null)).toBeNull();
   });
 });

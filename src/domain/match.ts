@@ -48,7 +48,20 @@ export type MatchEvent =
       readonly kind: 'penalty';
       readonly side: SideIndex;
       readonly points: number;
+    }
+  | {
+      /** R3.9: `side` forfeits the match; the other side wins it, the score staying as played. */
+      readonly kind: 'forfeit';
+      readonly side: SideIndex;
+      readonly reason: ForfeitReason;
     };
+
+/** R3.9: why a side forfeited (`penalties`: more than half the target against it, R3.6). */
+export const FORFEIT_REASONS = ['no-show', 'lateness', 'time', 'disqualification', 'withdrawal', 'concession', 'penalties'] as const;
+export type ForfeitReason = (typeof FORFEIT_REASONS)[number];
+
+/** R3.2, R3.9: how a match ended: a score reached the target, or a side forfeited. */
+export type MatchEnd = { readonly kind: 'points' } | { readonly kind: 'forfeit'; readonly side: SideIndex; readonly reason: ForfeitReason };
 
 export interface MatchGameInfo {
   /** Position among the match's counted games, 0-based. */
@@ -75,8 +88,8 @@ export interface MatchScore {
   readonly penaltiesAgainst: readonly [number, number];
   readonly status: 'in-progress' | 'finished';
   readonly winnerSide: SideIndex | null;
-  /** How it ended: a score reached the target (R3.2) or penalties forfeited it (R3.6). */
-  readonly endedBy: 'target' | 'forfeit' | null;
+  /** How it ended: a score reached the target (R3.2), or a side forfeited (R3.9; by penalties, R3.6); null while in progress. */
+  readonly endedBy: MatchEnd | null;
   /**
    * R3.4: position (0-based, among counted games) of the Crawford game once it is
    * known, i.e. as soon as a score reaches target − 1; null before that or when
@@ -134,7 +147,7 @@ export function scoreMatch(match: Pick<MatchSetup, 'target' | 'rules'>, history:
   const against: [number, number] = [0, 0];
   const games: MatchGameInfo[] = [];
   let winnerSide: SideIndex | null = null;
-  let endedBy: 'target' | 'forfeit' | null = null;
+  let endedBy: MatchEnd | null = null;
   let crawfordGameIndex: number | null = null;
 
   for (const [position, event] of history.entries()) {
@@ -154,22 +167,27 @@ export function scoreMatch(match: Pick<MatchSetup, 'target' | 'rules'>, history:
         scoreBefore: before,
         scoreAfter: [score[0], score[1]],
       });
-    } else {
+    } else if (event.kind === 'penalty') {
       score[event.side] += event.points;
       against[otherSide(event.side)] += event.points;
+    } else {
+      // R3.9: the other side wins; the score stays as played.
+      winnerSide = otherSide(event.side);
+      endedBy = { kind: 'forfeit', side: event.side, reason: event.reason };
+      continue;
     }
 
-    // R3.6: penalties against one side beyond half the target forfeit the match.
+    // R3.6, R3.9: penalties against one side beyond half the target forfeit the match.
     const forfeiting = ([0, 1] as const).find((s) => against[s] * 2 > target);
     if (forfeiting !== undefined) {
       winnerSide = otherSide(forfeiting);
-      endedBy = 'forfeit';
+      endedBy = { kind: 'forfeit', side: forfeiting, reason: 'penalties' };
     } else {
       // R3.2: a score reaching or passing the target ends the match.
       const reached = ([0, 1] as const).find((s) => score[s] >= target);
       if (reached !== undefined) {
         winnerSide = reached;
-        endedBy = 'target';
+        endedBy = { kind: 'points' };
       }
     }
     // R3.4: the game right after a score first becomes exactly target − 1.
@@ -225,8 +243,15 @@ export function nextMatchGameSetup(match: MatchSetup, score: MatchScore, finishe
 }
 
 function checkEvent(event: MatchEvent, position: number): void {
-  if (event.kind !== 'game' && event.kind !== 'penalty') {
-    refuse('INVALID_MATCH_EVENT', 'R3.2', 'A match history holds finished games and penalties only (R3.2, R3.6)', { position });
+  if (event.kind !== 'game' && event.kind !== 'penalty' && event.kind !== 'forfeit') {
+    refuse('INVALID_MATCH_EVENT', 'R3.2', 'A match history holds finished games, penalties and a forfeit only (R3.2, R3.6, R3.9)', { position });
+  }
+  if (event.kind === 'forfeit') {
+    if (event.side !== 0 && event.side !== 1) refuse('INVALID_MATCH_EVENT', 'R3.9', 'The side that forfeits is 0 or 1 (R3.9)', { position });
+    if (!(FORFEIT_REASONS as readonly string[]).includes(event.reason)) {
+      refuse('INVALID_MATCH_EVENT', 'R3.9', `A forfeit's reason is one of ${FORFEIT_REASONS.join(', ')} (R3.9)`, { position });
+    }
+    return;
   }
   const rule = event.kind === 'game' ? 'R3.2' : 'R3.6';
   const side = event.kind === 'game' ? event.winnerSide : event.side;
@@ -243,4 +268,30 @@ function checkEvent(event: MatchEvent, position: number): void {
       { position },
     );
   }
+}
+
+/** R3.9: a forfeited match is rated (R7) only when at least one of its games was finished; one ended by points always is. */
+export function matchEndIsRated(endedBy: MatchEnd, finishedGames: number): boolean {
+  return endedBy.kind === 'points' || finishedGames > 0;
+}
+
+/** One result of a match, as a void names it (R6.3, R3.6, R3.9). */
+export type MatchResultRef = { readonly kind: 'game'; readonly gameNo: number } | { readonly kind: 'penalty'; readonly seq: number } | { readonly kind: 'forfeit'; readonly seq: number };
+
+/**
+ * R6.3, R3.6, R3.9: the match's most recent result, the only one a void may take back:
+ * its forfeit, if it stands (nothing can follow one); else its latest penalty when that
+ * came after its latest finished game (a penalty is given between games, after the game
+ * numbered `afterGameNo` started), else that game; null when it has none.
+ * `penalties` are those standing (not voided), in the order they were given.
+ */
+export function latestMatchResult(
+  latestFinishedGameNo: number | null,
+  penalties: ReadonlyArray<{ readonly seq: number; readonly afterGameNo: number }>,
+  forfeit: { readonly seq: number } | null,
+): MatchResultRef | null {
+  if (forfeit) return { kind: 'forfeit', seq: forfeit.seq };
+  const last = penalties.length ? penalties[penalties.length - 1] : null;
+  if (last && (latestFinishedGameNo === null || last.afterGameNo >= latestFinishedGameNo)) return { kind: 'penalty', seq: last.seq };
+  return latestFinishedGameNo === null ? null : { kind: 'game', gameNo: latestFinishedGameNo };
 }

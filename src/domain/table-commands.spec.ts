@@ -1,5 +1,8 @@
 import {
   assertChouetteBetweenGames,
+  assertForfeitable,
+  assertGameIsLatestResult,
+  assertMatchVoidable,
   assertGameInProgress,
   assertLatestFinishedGame,
   assertMatchNotOver,
@@ -113,6 +116,23 @@ describe('commands on a table and its games (R6.8, R6.3, R3.6, R3.2, R5.8)', () 
       const e = expectRefusal(() => assertPlayersKnown(['p1', 'p2']), 'UNKNOWN_PLAYER', null);
       expect(e.message).toBe('No such player in this club: p1, p2');
       expect(e.details).toEqual({ players: ['p1', 'p2'] });
+    });
+  });
+
+  describe("R3.9 forfeits, R6.3 a match's void", () => {
+    it('forfeits a match in play, not one that is over', () => {
+      expect(() => assertForfeitable('in-progress')).not.toThrow();
+      expectRefusal(() => assertForfeitable('finished'), 'MATCH_FINISHED', 'R3.9');
+    });
+    it('voids the latest result only while no game is in progress, and needs one', () => {
+      expect(() => assertMatchVoidable({ currentGameNo: null }, { kind: 'penalty', seq: 1 })).not.toThrow();
+      expectRefusal(() => assertMatchVoidable({ currentGameNo: 3 }, { kind: 'game', gameNo: 2 }), 'GAME_IN_PROGRESS', 'R6.3');
+      expectRefusal(() => assertMatchVoidable({ currentGameNo: null }, null), 'NOTHING_TO_VOID', 'R6.3');
+    });
+    it('voids a match game only while no penalty or forfeit came after it', () => {
+      expect(() => assertGameIsLatestResult(2, { kind: 'game', gameNo: 2 })).not.toThrow();
+      expectRefusal(() => assertGameIsLatestResult(2, { kind: 'penalty', seq: 1 }), 'NOT_LATEST_GAME', 'R6.3');
+      expectRefusal(() => assertGameIsLatestResult(2, { kind: 'forfeit', seq: 1 }), 'NOT_LATEST_GAME', 'R6.3');
     });
   });
 });

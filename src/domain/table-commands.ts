@@ -4,6 +4,7 @@
  * on plain data: the service reads the rows and asks. Pure: no framework, no I/O.
  */
 import { refuse } from './errors';
+import type { MatchResultRef } from './match';
 
 /** Only what these rules look at on a table: the number of its game in progress, if any. */
 export interface TableFacts {
@@ -65,4 +66,44 @@ export function assertSomethingToUndo(gameNo: number, actionCount: number): void
 /** Every player a command names belongs to the caller's club: `missing` are those that do not. */
 export function assertPlayersKnown(missing: readonly string[]): void {
   if (missing.length) refuse('UNKNOWN_PLAYER', null, `No such player in this club: ${missing.join(', ')}`, { players: missing });
+}
+
+/** R3.9: a match that is over cannot be forfeited; its result is voided first (R6.3). */
+export function assertForfeitable(status: 'in-progress' | 'finished'): void {
+  if (status === 'finished') {
+    refuse('MATCH_FINISHED', 'R3.9', 'The match is over: it cannot be forfeited now; void its last result first to reopen it (R3.9, R6.3)');
+  }
+}
+
+/** How a match's result is named in a refusal. */
+function resultName(r: MatchResultRef): string {
+  return r.kind === 'game' ? `game ${r.gameNo}` : r.kind === 'penalty' ? `penalty ${r.seq}` : 'the forfeit';
+}
+
+/**
+ * R6.3, R3.6, R3.9: a match's void takes back its most recent result (a game, a
+ * penalty or a forfeit), only while no game is in progress, and needs one to take back.
+ */
+export function assertMatchVoidable(table: TableFacts, latest: MatchResultRef | null): asserts latest is MatchResultRef {
+  if (table.currentGameNo !== null) {
+    refuse('GAME_IN_PROGRESS', 'R6.3', `Game ${table.currentGameNo} is in progress: a result can be voided only while no game is (R6.3)`);
+  }
+  if (latest === null) refuse('NOTHING_TO_VOID', 'R6.3', 'The match has no result to void: no finished game, penalty or forfeit stands (R6.3)');
+}
+
+/**
+ * R6.3, R3.6, R3.9: a match's game may be voided only while it is the match's most recent
+ * result: a penalty or forfeit recorded after it is voided first.
+ */
+export function assertGameIsLatestResult(gameNo: number, latest: MatchResultRef | null): void {
+  if (latest && latest.kind !== 'game') {
+    refuse(
+      'NOT_LATEST_GAME',
+      'R6.3',
+      `Game ${gameNo} is not the match's most recent result: ${resultName(latest)} came after it; void that first (R6.3, ${latest.kind === 'penalty' ? 'R3.6' : 'R3.9'})`,
+      {
+        latest,
+      },
+    );
+  }
 }

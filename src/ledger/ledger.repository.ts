@@ -170,6 +170,11 @@ export class LedgerRepository {
     return tx.rows(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no = $3 ORDER BY id`, [clubId, tableId, gameNo], decodeEntry);
   }
 
+  /** A match's entries of no game (R3.8: the stake a penalty or a forfeit ended it with, and their reversals). */
+  stakeEntries(tx: Reads, clubId: string, tableId: string): Promise<LedgerEntryEntity[]> {
+    return tx.rows(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no IS NULL ORDER BY id`, [clubId, tableId], decodeEntry);
+  }
+
   forGames(tx: Reads, clubId: string, tableId: string, fromGameNo: number, toGameNo: number): Promise<LedgerEntryEntity[]> {
     return tx.rows(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no BETWEEN $3 AND $4 ORDER BY id`, [clubId, tableId, fromGameNo, toGameNo], decodeEntry);
   }

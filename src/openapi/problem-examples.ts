@@ -19,6 +19,7 @@ const EXAMPLE_RULE: Record<DomainErrorCode, string | null> = {
   GAME_NOT_FINISHED: 'R3.8',
   GAME_IN_PROGRESS: 'R3.6',
   NOT_LATEST_GAME: 'R6.3',
+  NOTHING_TO_VOID: 'R6.3',
   NOT_CUBE_OWNER: 'R2.2',
   CUBE_LIMIT_EXCEEDED: 'R2.2',
   INVALID_CUBE_LIMIT: 'R2.2',

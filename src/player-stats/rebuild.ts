@@ -13,7 +13,7 @@
  */
 import { cols, type Row } from '../db/decode';
 import { gameStatsRows, matchStatsRows, STATS_COUNTERS, sumStatsRows, type StatsRow } from '../domain/player-stats';
-import { type FinishedGameRow, penaltiesOf, scoreOf, tableOf } from '../tables/pure';
+import { type FinishedGameRow, scoreOf, tableOf } from '../tables/pure';
 import { CHOUETTE_REPLAY_SQL, decodeStatsRow, GAME_VARIANT_SQL, lowerSides, playerStatsUpsert, sideOf, statsGameRow, TABLE_SIDES_SQL } from './stats-rows';
 
 /** Anything that runs a query and answers its rows. */
@@ -74,7 +74,7 @@ export async function playerStatsFromHistory(db: SqlClient, clubId: string): Pro
       games.set(c.text('table_id'), list);
     }
     for (const t of some) {
-      const winnerSide = scoreOf(t.setup, games.get(t.id) ?? [], penaltiesOf(t)).winnerSide;
+      const winnerSide = scoreOf(t.setup, games.get(t.id) ?? [], t.state).winnerSide;
       rows.push(...matchStatsRows({ sides: lowerSides(t.setup.sides), winnerSide }, t.setup.variant ?? 'backgammon'));
     }
   }

@@ -10,7 +10,7 @@ import { Db } from '../db/db.service';
 import type { Reads, Tx } from '../db/tx';
 import { inBatch } from '../domain/errors';
 import type { SideIndex } from '../domain/types';
-import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
+import { assertGameInProgress, assertGameIsLatestResult, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
 import type { GameAction } from '../domain/game';
 import { assertMoneyTableOpen } from '../domain/money-game';
 import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
@@ -21,13 +21,13 @@ import {
   chouetteSeatsAfterVoid,
   chouetteWinnerSide,
   engineFor,
+  latestResultOf,
   matchStakePostings,
   moneyLeadReached,
   moneyPostings,
   nextChouetteGame,
   nextMatchGame,
   nextMoneyGame,
-  penaltiesOf,
   Posting,
   ratingsOf,
   scoreOf,
@@ -39,7 +39,8 @@ import { RatingChange, ratingEvents, RatingsService } from '../ratings';
 import { gameEvents, gamesWith, netsWith, tableEvent, tableFace } from './table-events';
 import { gameSummary, tableView, TableView } from './table-views';
 import { decodeGame, gameVariantOf, toDomainAction, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
-import { ActionDto, GameDto, StartGameDto, VoidDto } from './tables.dto';
+import { ActionDto, GameDto, MatchDto, MoneyGameDto, StartGameDto, VoidDto } from './tables.dto';
+import type { ChouetteDto } from './chouette.dto';
 import { TablesRepository } from './tables.repository';
 import { GameStats, type StatsChange } from './game-stats';
 
@@ -96,7 +97,7 @@ function withGame<K extends TableKind>(locked: Locked<K>): TableGame<K> {
 }
 
 /** A game's state, its action log replayed. */
-function stateOf<K extends TableKind>(kind: K, game: StoredGame<K>): KindState<K> {
+export function stateOf<K extends TableKind>(kind: K, game: StoredGame<K>): KindState<K> {
   return { kind, state: engineFor(kind).replay(game.setup, game.actions.map(toDomainAction), game.automaticDoubles) };
 }
 
@@ -177,7 +178,7 @@ export class GamesService {
   private async nextGame(tx: Reads, t: StoredTable): Promise<NextGame> {
     if (t.kind === 'match') {
       const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
-      const score = scoreOf(t.setup, finished, penaltiesOf(t));
+      const score = scoreOf(t.setup, finished, t.state);
       return { kind: t.kind, t, setup: nextMatchGame(t.setup, score, await this.cycleCount(tx, t)) };
     }
     if (t.kind === 'money') {
@@ -275,64 +276,84 @@ export class GamesService {
 
   /** R6.3: reversing entries for the latest finished game; scores and seats come back. */
   void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
-      const locked = await this.locked(tx, auth, kind, id, gameNo);
-      const session = this.sessions.check(locked.t.sessionId, locked.session);
-      const tg = withGame(locked);
-      const { t, game } = tg;
-      checkVersion(ifMatch, game.version);
-      assertVoidable(t, gameNo, game.status);
-      assertLatestFinishedGame(gameNo, await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id));
-      const before = tableFace(t, null);
-      const now = new Date();
-      const original = await this.ledger.forGame(tx, auth.clubId, t.id, gameNo);
-      const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
-      // A match's history (a money table's points) without this game, read before the writes below (which go with the COMMIT).
-      const finishedBefore = tg.kind !== 'chouette' ? await this.tables.finishedGames(tx, auth.clubId, t.id) : [];
-      game.status = 'voided';
-      game.voidedAt = now;
-      game.voidReason = dto.reason;
-      game.voidedBy = auth.keyId;
-      let rating: RatingChange | undefined;
-      // What the game (and a match it ended) counted in the players' statistics, taken back.
-      const stats: StatsChange = { games: [{ t, game }], matches: [] };
-      if (tg.kind === 'match') {
-        const match = tg.t;
-        const finished = finishedBefore.filter((g) => g.gameNo !== gameNo);
-        const score = scoreOf(match.setup, finished, penaltiesOf(match));
-        if (match.status === 'finished' && score.status !== 'finished') {
-          const ended = scoreOf(match.setup, finishedBefore, penaltiesOf(match)).winnerSide;
-          if (ended !== null) stats.matches.push({ t: match, winnerSide: ended });
-          // R7.1: the match is open again, so its rating change is taken back (the players read and locked now).
-          rating = await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
-          match.state = { ...match.state, ratings: [] };
-        }
-        match.status = score.status;
-      } else if (tg.kind === 'money') {
-        // R4.4: voiding the game that reached the lead reopens the table.
-        const table = tg.t;
-        table.status = moneyLeadReached(
-          table.setup,
-          finishedBefore.filter((g) => g.gameNo !== gameNo),
-        )
-          ? 'finished'
-          : 'in-progress';
-      } else if (tg.kind === 'chouette') {
-        // R6.3: seats and partner as before the game; who joined or left since stays joined or gone.
-        const chouette = tg.t;
-        chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
+    return this.commands.run(cmd, 200, async (tx) => (await this.voidGame(tx, auth, kind, id, gameNo, ifMatch, dto.reason)).game);
+  }
+
+  /**
+   * R6.3: voids the table's latest finished game inside the caller's command (the game's
+   * own route, or a match's void of its most recent result): answers the game and the
+   * table as they are after it. A match's game must be its most recent result (R3.6, R3.9).
+   */
+  async voidGame(
+    tx: Tx,
+    auth: KeyAuth,
+    kind: TableKind,
+    id: string,
+    gameNo: number,
+    ifMatch: IfMatch,
+    reason: string,
+  ): Promise<{ game: GameDto; table: MatchDto | MoneyGameDto | ChouetteDto }> {
+    const locked = await this.locked(tx, auth, kind, id, gameNo);
+    const session = this.sessions.check(locked.t.sessionId, locked.session);
+    const tg = withGame(locked);
+    const { t, game } = tg;
+    checkVersion(ifMatch, game.version);
+    assertVoidable(t, gameNo, game.status);
+    const latest = await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id);
+    assertLatestFinishedGame(gameNo, latest);
+    if (tg.kind === 'match') assertGameIsLatestResult(gameNo, latestResultOf(tg.t.state, latest));
+    const before = tableFace(t, null);
+    const now = new Date();
+    const original = await this.ledger.forGame(tx, auth.clubId, t.id, gameNo);
+    const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
+    // A match's history (a money table's points) without this game, read before the writes below (which go with the COMMIT).
+    const finishedBefore = tg.kind !== 'chouette' ? await this.tables.finishedGames(tx, auth.clubId, t.id) : [];
+    game.status = 'voided';
+    game.voidedAt = now;
+    game.voidReason = reason;
+    game.voidedBy = auth.keyId;
+    let rating: RatingChange | undefined;
+    // What the game (and a match it ended) counted in the players' statistics, taken back.
+    const stats: StatsChange = { games: [{ t, game }], matches: [] };
+    if (tg.kind === 'match') {
+      const match = tg.t;
+      const finished = finishedBefore.filter((g) => g.gameNo !== gameNo);
+      const score = scoreOf(match.setup, finished, match.state);
+      if (match.status === 'finished' && score.status !== 'finished') {
+        const ended = scoreOf(match.setup, finishedBefore, match.state).winnerSide;
+        if (ended !== null) stats.matches.push({ t: match, winnerSide: ended });
+        // R7.1: the match is open again, so its rating change is taken back (the players read and locked now).
+        rating = await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
+        match.state = { ...match.state, ratings: [] };
       }
-      const view = await this.viewIfChanged(tx, t, before, null, session);
-      // The writes, with the COMMIT.
-      const posted = session ? await this.ledger.post(tx, auth.clubId, session, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
-      if (rating) this.ratings.apply(tx, auth.clubId, rating);
-      this.stats.apply(tx, auth.clubId, stats, -1);
-      const table = this.tables.save(tx, t);
-      const saved = this.tables.saveGame(tx, game);
-      const answer = this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
-      this.announce(tx, table, saved, view, posted, gameEvents(['game.voided'], t, answer), rating);
-      return answer;
-    });
+      match.status = score.status;
+    } else if (tg.kind === 'money') {
+      // R4.4: voiding the game that reached the lead reopens the table.
+      const table = tg.t;
+      table.status = moneyLeadReached(
+        table.setup,
+        finishedBefore.filter((g) => g.gameNo !== gameNo),
+      )
+        ? 'finished'
+        : 'in-progress';
+    } else if (tg.kind === 'chouette') {
+      // R6.3: seats and partner as before the game; who joined or left since stays joined or gone.
+      const chouette = tg.t;
+      chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
+    }
+    // The table as answered after the void (read now, before the writes); announced when a client sees it change.
+    const view: TableView = { ...(await this.tables.view(tx, t)), currency: session?.currency ?? null };
+    const changed = tableFace(t, null) !== before;
+    // The writes, with the COMMIT.
+    const posted = session ? await this.ledger.post(tx, auth.clubId, session, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
+    if (rating) this.ratings.apply(tx, auth.clubId, rating);
+    this.stats.apply(tx, auth.clubId, stats, -1);
+    const table = this.tables.save(tx, t);
+    const saved = this.tables.saveGame(tx, game);
+    const answer = this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
+    this.announce(tx, table, saved, changed ? view : null, posted, gameEvents(['game.voided'], t, answer), rating);
+    const shown = tableView(table, { games: gamesWith(view.games, gameSummary(saved)), nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, null);
+    return { game: answer, table: shown };
   }
 
   async get(auth: KeyAuth, kind: TableKind, id: string, gameNo: number): Promise<GameDto> {
@@ -416,7 +437,7 @@ export class GamesService {
       // R8.3: a draw scores nothing, so it is not in the match's history.
       const thisGame = state.winnerSide === null ? [] : [{ gameNo: game.gameNo, winnerSide: state.winnerSide, points: state.points as number }];
       const history = [...finished.filter((g) => g.gameNo !== game.gameNo), ...thisGame];
-      const score = scoreOf(match.setup, history, penaltiesOf(match));
+      const score = scoreOf(match.setup, history, match.state);
       if (score.status === 'finished' && score.winnerSide !== null) {
         match.status = 'finished';
         postings = matchStakePostings(match.setup, score.winnerSide, match.stakeMinor === null ? null : minorFromDb(match.stakeMinor));

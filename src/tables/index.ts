@@ -3,7 +3,7 @@ export { TablesModule } from './tables.module';
 export { SessionTablesModule } from './session-tables.module';
 export { TablesRepository } from './tables.repository';
 export { assertPlayersInClub, SessionGate } from './table-context';
-export { newMatchSetup, penaltiesOf, scoreOf } from './engines';
+export { newMatchSetup, penaltiesOf, scoreOf, standingForfeit, standingPenalties } from './engines';
 export type { FinishedGameRow, MatchTableSetup } from './engines';
 export { decodeChouetteLog, decodeTable, decodeTableJson, toDomainAction } from './stored-state';
 export { GameStats } from './game-stats';

@@ -1,6 +1,6 @@
 import type { MatGame, MatGameAction, MatMatch } from '../domain/mat-export';
 import type { SideIndex } from '../domain/types';
-import { MatchTableSetup, scoreOf, StoredPenalty } from './engines';
+import { MatchTableSetup, MatchTableState, scoreOf, standingForfeit, standingPenalties } from './engines';
 import { isCrawfordGame, StoredAction, StoredGame } from './stored-state';
 
 /**
@@ -36,12 +36,13 @@ function matActions(actions: StoredAction[], sideOf: (playerId: string) => SideI
  * with the score before it (penalties between games included, R3.6), whether it is
  * the Crawford game (R3.4), its cube lines and its result.
  */
-export function matMatch(setup: MatchTableSetup, games: StoredGame[], penalties: StoredPenalty[], names: [string, string], date: string): MatMatch {
+export function matMatch(setup: MatchTableSetup, games: StoredGame[], state: MatchTableState, names: [string, string], date: string): MatMatch {
+  const penalties = standingPenalties(state);
   const finished = games.filter((g) => g.status === 'finished');
   const history = finished.map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as SideIndex, points: g.points as number }));
   const sideOf = (playerId: string): SideIndex => (setup.sides[0].includes(playerId) ? 0 : 1);
   const out: MatGame[] = finished.map((g, i) => {
-    const before = penalties.filter((p) => p.afterGameNo < g.gameNo);
+    const before = { penalties: penalties.filter((p) => p.afterGameNo < g.gameNo) };
     const scoreBefore = scoreOf(setup, history.slice(0, i), before).score;
     const after = scoreOf(setup, history.slice(0, i + 1), before);
     return {
@@ -56,5 +57,8 @@ export function matMatch(setup: MatchTableSetup, games: StoredGame[], penalties:
   });
   // R8.9: the variant goes with the record, so that only a backgammon match is written.
   const { variant } = setup as MatchTableSetup & { variant?: string };
-  return { target: setup.target, names, games: out, date, ...(variant === undefined ? {} : { variant }) };
+  // R3.9: a forfeit is said in the header; the games stay as they were played.
+  const forfeit = standingForfeit(state);
+  const termination = forfeit ? `Forfeit by ${names[forfeit.side]} (${forfeit.reason}); ${names[1 - forfeit.side]} wins` : undefined;
+  return { target: setup.target, names, games: out, date, ...(variant === undefined ? {} : { variant }), ...(termination === undefined ? {} : { termination }) };
 }

@@ -10,6 +10,7 @@ import type { ChouetteGameSetup, ChouetteRules, ChouetteSeats, PlayerStake } fro
 import type { GameAction, GameSetup } from '../domain/game';
 import type { ActionDto } from './tables.dto';
 import type { CubeRules, MatchRules } from '../domain/rules';
+import { FORFEIT_REASONS } from '../domain/match';
 import { GAME_VARIANTS, VARIANT_RESULTS, VARIANTS, type GameVariant, type VariantResult } from '../domain/variants';
 import type {
   ChouetteTableSetup,
@@ -20,7 +21,9 @@ import type {
   MoneyTableSetup,
   MoneyTableState,
   StoredChouetteGame,
+  StoredForfeit,
   StoredPenalty,
+  StoredVoid,
   StoredRatingChange,
   TableKind,
   TableSetups,
@@ -242,6 +245,26 @@ function assertPenalty(v: unknown, f: Field): asserts v is StoredPenalty {
   assertString(o.reason, f.at('reason'));
   assertNumber(o.afterGameNo, f.at('afterGameNo'));
   assertString(o.at, f.at('at'));
+  if (o.voided !== undefined) assertVoid(o.voided, f.at('voided'));
+}
+
+function assertVoid(v: unknown, f: Field): asserts v is StoredVoid {
+  const o = record(v, f);
+  assertString(o.at, f.at('at'));
+  assertString(o.reason, f.at('reason'));
+  assertString(o.by, f.at('by'));
+}
+
+function assertForfeit(v: unknown, f: Field): asserts v is StoredForfeit {
+  const o = record(v, f);
+  assertNumber(o.seq, f.at('seq'));
+  assertOneOf(o.side, [0, 1], f.at('side'));
+  assertOneOf(o.reason, FORFEIT_REASONS, f.at('reason'));
+  assertNullable(o.note, f.at('note'), assertString);
+  assertNumber(o.afterGameNo, f.at('afterGameNo'));
+  assertNullable(o.abandonedGameNo, f.at('abandonedGameNo'), assertNumber);
+  assertString(o.at, f.at('at'));
+  if (o.voided !== undefined) assertVoid(o.voided, f.at('voided'));
 }
 
 function assertRatingChange(v: unknown, f: Field): asserts v is StoredRatingChange {
@@ -277,6 +300,7 @@ function assertMatchSetup(v: unknown, f: Field): asserts v is MatchTableSetup {
 function assertMatchState(v: unknown, f: Field): asserts v is MatchTableState {
   const o = record(v, f);
   if (o.penalties !== undefined) assertArray(o.penalties, f.at('penalties'), assertPenalty);
+  if (o.forfeits !== undefined) assertArray(o.forfeits, f.at('forfeits'), assertForfeit);
   if (o.ratings !== undefined) assertArray(o.ratings, f.at('ratings'), assertRatingChange);
 }
 

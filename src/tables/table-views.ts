@@ -8,10 +8,11 @@
 import { isoOrNull } from '../common/dates';
 import { seatedPlayers } from '../domain/chouette';
 import { minorFromDb } from '../ledger';
-import { chouetteSeatsShown, moneyPointsTotal, penaltiesOf, scoreOf } from './engines';
+import type { MatchScore } from '../domain/match';
+import { chouetteSeatsShown, moneyPointsTotal, penaltiesOf, scoreOf, standingForfeit, standingPenalties } from './engines';
 import type { ChouetteDto } from './chouette.dto';
 import { ChouetteTableRow, decodeGame, gameVariantOf, isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable } from './stored-state';
-import type { GameSummaryDto, MatchDto, MoneyGameDto } from './tables.dto';
+import type { GameSummaryDto, MatchDto, MatchEndDto, MoneyGameDto } from './tables.dto';
 
 /** What a table's answer reads besides its row (`nets` and `players` only where its kind shows them). */
 export interface TableView {
@@ -45,7 +46,7 @@ export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: s
   const { setup } = t;
   // R8.3: a draw has no winner and scores nothing.
   const finished = games.filter((g) => g.status === 'finished' && g.winnerSide !== null).map((g) => ({ gameNo: g.gameNo, winnerSide: g.winnerSide as 0 | 1, points: g.points as number }));
-  const score = scoreOf(setup, finished, penaltiesOf(t));
+  const score = scoreOf(setup, finished, t.state);
   let crawfordGameNo: number | null = null;
   if (score.crawfordGameIndex !== null) {
     if (score.crawfordGameIndex < score.games.length) crawfordGameNo = score.games[score.crawfordGameIndex].gameNo;
@@ -65,13 +66,29 @@ export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: s
     crawfordGameNo,
     stakeMinor: t.stakeMinor === null ? null : minorFromDb(t.stakeMinor),
     currency,
-    penalties: penaltiesOf(t),
+    endedBy: matchEnd(t, score),
+    penalties: penaltiesOf(t).map(({ voided, ...p }) => ({ ...p, voided: voided !== undefined, voidedBy: voided ? { ...voided } : null })),
     currentGameNo: t.currentGameNo,
     games,
     version: t.version,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
+}
+
+/**
+ * R3.2, R3.9: how the match ended, as answered: by points, or a side's forfeit with its
+ * reason (a forfeit by penalties, R3.6, dated by its last penalty).
+ */
+export function matchEnd(t: MatchTableRow, score: MatchScore): MatchEndDto | null {
+  const end = score.endedBy;
+  if (end === null) return null;
+  if (end.kind === 'points') return { kind: 'points' };
+  const forfeit = standingForfeit(t.state);
+  if (forfeit) return { kind: 'forfeit', side: forfeit.side, reason: forfeit.reason, note: forfeit.note, at: forfeit.at };
+  const penalties = standingPenalties(t.state);
+  const last = penalties[penalties.length - 1];
+  return { kind: 'forfeit', side: end.side, reason: end.reason, note: null, ...(last ? { at: last.at } : {}) };
 }
 
 /** The money game as answered, from its games, the nets at the table and its session's currency. */

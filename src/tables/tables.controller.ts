@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../common/api-error';
@@ -7,10 +7,11 @@ import { negotiate } from '../common/negotiate';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ApiProblem, ApiRefusals, EXAMPLE_ID, MATCH_CREATION_REFUSALS, MONEY_GAME_CREATION_REFUSALS, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { PageOf } from '../common/pagination';
-import { Command } from '../common/request';
+import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
-import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
+import { CreateMatchDto, CreateMoneyGameDto, ForfeitDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery, VoidDto } from './tables.dto';
+import { MatchResultsService } from './match-results.service';
 import { TablesService } from './tables.service';
 
 const MatchPage = PageOf(MatchDto);
@@ -20,7 +21,10 @@ const MoneyGamePage = PageOf(MoneyGameDto);
 @ApiTags('Matches')
 @Controller('v1/matches')
 export class MatchesController {
-  constructor(private readonly tables: TablesService) {}
+  constructor(
+    private readonly tables: TablesService,
+    private readonly results: MatchResultsService,
+  ) {}
 
   @Post()
   @ApiRefusals(...MATCH_CREATION_REFUSALS, 'SETTING_NOT_IN_VARIANT')
@@ -104,18 +108,66 @@ export class MatchesController {
   }
 
   @Post(':id/penalties')
-  @ApiRefusals('INVALID_PENALTY', 'GAME_IN_PROGRESS', 'MATCH_FINISHED', 'AMOUNT_OUT_OF_RANGE')
+  @ApiRefusals('INVALID_PENALTY', 'GAME_IN_PROGRESS', 'MATCH_FINISHED', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE')
   @MinRole('scorer')
   @ApiOperation({
     operationId: 'awardMatchPenalty',
     summary: 'Award penalty points to a side between games (R3.6)',
-    description: 'May end the match, make the next game the Crawford game, or forfeit the match.',
+    description:
+      'May end the match, make the next game the Crawford game, or forfeit the match: more than half the target in penalty points against a side forfeits it to the other side (`endedBy: { kind: "forfeit", reason: "penalties" }`, R3.9). `POST /v1/matches/{id}/void` takes the latest penalty back.',
   })
   @ApiBody({ type: PenaltyDto, examples: { late: { summary: 'One point to side 1: side 0 came back late (R3.6)', value: { side: 1, points: 1, reason: 'Late for round 2' } } } })
   @ApiCreatedResponse({ type: MatchDto })
-  @ApiProblem(422, `A game is in progress or the match is over (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2); or, when the penalty ends a staked match, ${MONEY_WRITE_422}`)
+  @ApiProblem(
+    422,
+    `A game is in progress, the match is over or its session is closed (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2, SESSION_CLOSED R6.7); or, when the penalty ends a staked match, ${MONEY_WRITE_422}`,
+  )
   penalty(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @Body() dto: PenaltyDto) {
-    return this.tables.penalty(cmd, auth, id, dto);
+    return this.results.penalty(cmd, auth, id, dto);
+  }
+
+  @Post(':id/forfeit')
+  @ApiRefusals('MATCH_FINISHED', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE')
+  @MinRole('scorer')
+  @ApiOperation({
+    operationId: 'recordMatchForfeit',
+    summary: 'A side forfeits the match (R3.9)',
+    description:
+      "The other side wins; the score stays as played and `endedBy` says how it ended. A game in progress is closed as abandoned (it posts nothing; `game.abandoned`). A stake (R3.8) is paid as for any win. The match is rated (R7) only if at least one of its games was finished. `POST /v1/matches/{id}/void` takes the forfeit back and reopens the match. Honours `If-Match` (the match's version).",
+  })
+  @ApiBody({
+    type: ForfeitDto,
+    examples: {
+      lateness: { summary: 'Side 1 forfeits: more than half the target late (R3.9)', value: { side: 1, reason: 'lateness', note: 'Arrived 40 minutes after the round started' } },
+      time: { summary: "Side 0's clock ran out (R3.9)", value: { side: 0, reason: 'time' } },
+    },
+  })
+  @ApiCreatedResponse({ type: MatchDto, description: 'The match, finished, with `endedBy: { kind: "forfeit", side, reason }`.' })
+  @ApiProblem(412, "If-Match does not name the match's current version (VERSION_MISMATCH).")
+  @ApiProblem(422, `The match is over (MATCH_FINISHED, R3.9) or its session is closed (SESSION_CLOSED, R6.7); or, when the forfeit ends a staked match, ${MONEY_WRITE_422}`)
+  forfeit(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: ForfeitDto) {
+    return this.results.forfeit(cmd, auth, id, ifMatch, dto);
+  }
+
+  @Post(':id/void')
+  @HttpCode(200)
+  @ApiRefusals('NOTHING_TO_VOID', 'GAME_IN_PROGRESS', 'NOT_LATEST_GAME', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE')
+  @MinRole('scorer')
+  @ApiOperation({
+    operationId: 'voidMatchResult',
+    summary: "Void the match's most recent result: a game, a penalty or a forfeit (R6.3, R3.6, R3.9)",
+    description:
+      "Whichever came last: the latest finished game (as `POST /v1/matches/{id}/games/{gameNo}/void` does: reversing entries, `game.voided`), the latest penalty (kept in `penalties` with `voided: true`) or the forfeit. The score, the Crawford game and a finish it caused are then as before it: a match it had ended is in progress again, its rating change, statistics and stake taken back. Only while no game is in progress and the session is open. Honours `If-Match` (the match's version). Answers the match.",
+  })
+  @ApiBody({ type: VoidDto, examples: { wrongRuling: { summary: 'The ruling was given in error', value: { reason: 'Clock was started late by the director' } } } })
+  @ApiOkResponse({ type: MatchDto })
+  @ApiProblem(412, "If-Match does not name the match's current version (VERSION_MISMATCH).")
+  @ApiProblem(
+    422,
+    `Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.`,
+  )
+  voidResult(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: VoidDto) {
+    return this.results.voidResult(cmd, auth, id, ifMatch, dto.reason);
   }
 }
 

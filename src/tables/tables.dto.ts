@@ -19,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { GAME_VARIANTS, VARIANT_RESULTS, VARIANTS, type GameVariant, type Variant, type VariantResult } from '../domain/variants';
+import { FORFEIT_REASONS, type ForfeitReason } from '../domain/match';
 import { ListQuery } from '../common/pagination';
 import { MoneyMinor, OptionalNullable } from '../common/validation';
 
@@ -184,6 +185,26 @@ export class PenaltyDto {
   @IsNotEmpty()
   @MaxLength(200)
   reason: string;
+}
+
+export class ForfeitDto {
+  @ApiProperty({ enum: [0, 1], description: 'The side that forfeits (R3.9); the other side wins the match.' })
+  @IsIn([0, 1])
+  side: 0 | 1;
+
+  @ApiProperty({
+    enum: FORFEIT_REASONS,
+    description:
+      "R3.9: `no-show`, `lateness` (too late for the scheduled start), `time` (the side's clock ran out), `disqualification`, `withdrawal`, `concession` or `penalties` (more than half the target in penalty points against it, R3.6; given by the service itself when penalties do it).",
+  })
+  @IsIn(FORFEIT_REASONS)
+  reason: ForfeitReason;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: "The director's note, kept with the forfeit.", example: 'Arrived 40 minutes after the round started' })
+  @OptionalNullable()
+  @IsString()
+  @MaxLength(500)
+  note?: string | null;
 }
 
 export class CreateMoneyGameDto {
@@ -527,13 +548,30 @@ export class MoneyGameRulesStateDto extends MoneyRulesStateDto {
   @ApiProperty({ type: 'integer', nullable: true, description: 'R4.4: the lead that finishes the table; null: none.' }) stopAtLead: number | null;
 }
 
+export class VoidRecordDto {
+  @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({ description: 'Why it was voided.' }) reason: string;
+  @ApiProperty({ description: 'The API key that voided it.' }) by: string;
+}
+
 export class PenaltyRecordDto {
   @ApiProperty() seq: number;
-  @ApiProperty({ enum: [0, 1] }) side: 0 | 1;
+  @ApiProperty({ enum: [0, 1], description: 'The side the points were awarded to.' }) side: 0 | 1;
   @ApiProperty() points: number;
   @ApiProperty() reason: string;
   @ApiProperty({ description: 'The number of the last game started before it.' }) afterGameNo: number;
   @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({ description: 'Voided (R3.6): it counts for nothing in the score.' }) voided: boolean;
+  @ApiProperty({ type: VoidRecordDto, nullable: true, description: 'When, why and by whom it was voided; null while it stands.' }) voidedBy: VoidRecordDto | null;
+}
+
+export class MatchEndDto {
+  @ApiProperty({ enum: ['points', 'forfeit'], description: '`points`: a score reached the target (R3.2); `forfeit`: a side forfeited (R3.9).' }) kind: 'points' | 'forfeit';
+  @ApiPropertyOptional({ enum: [0, 1], description: 'Forfeit only: the side that forfeited (the other side won).' }) side?: 0 | 1;
+  @ApiPropertyOptional({ enum: FORFEIT_REASONS, description: 'Forfeit only: why (R3.9); `penalties` when penalty points against the side passed half the target (R3.6).' })
+  reason?: ForfeitReason;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "Forfeit only: the director's note (null for a forfeit by penalties)." }) note?: string | null;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Forfeit only: when it was recorded (for a forfeit by penalties, when the last penalty was).' }) at?: string;
 }
 
 export class MatchDto {
@@ -549,7 +587,8 @@ export class MatchDto {
   @ApiProperty({ type: Number, nullable: true, description: "The Crawford game's number once known (R3.4)." }) crawfordGameNo: number | null;
   @ApiProperty({ type: Number, nullable: true }) stakeMinor: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The session currency (null without a session).' }) currency: string | null;
-  @ApiProperty({ type: [PenaltyRecordDto] }) penalties: PenaltyRecordDto[];
+  @ApiProperty({ type: MatchEndDto, nullable: true, description: 'How the match ended (R3.2, R3.9); null while it is in progress.' }) endedBy: MatchEndDto | null;
+  @ApiProperty({ type: [PenaltyRecordDto], description: 'Every penalty given (R3.6), voided ones too, in order.' }) penalties: PenaltyRecordDto[];
   @ApiProperty({ type: Number, nullable: true, description: 'The game in progress, if any.' }) currentGameNo: number | null;
   @ApiProperty({ type: [GameSummaryDto] }) games: GameSummaryDto[];
   @ApiProperty() version: number;

@@ -5,6 +5,7 @@ import { ChouettesController } from './chouettes.controller';
 import { ChouettesService } from './chouettes.service';
 import { ChouetteGamesController, MatchGamesController, MoneyGamesGamesController } from './games.controller';
 import { GamesService } from './games.service';
+import { MatchResultsService } from './match-results.service';
 import { SessionGate } from './table-context';
 import { MatchesController, MoneyGamesController } from './tables.controller';
 import { TablesRepository } from './tables.repository';
@@ -18,7 +19,7 @@ import { TablesService } from './tables.service';
   imports: [LedgerModule, RatingsModule],
   // In this order: the OpenAPI document lists the routes as they are registered.
   controllers: [MatchesController, MatchGamesController, MoneyGamesController, MoneyGamesGamesController, ChouettesController, ChouetteGamesController],
-  providers: [TablesRepository, SessionGate, TablesService, GamesService, ChouettesService],
+  providers: [TablesRepository, SessionGate, TablesService, GamesService, MatchResultsService, ChouettesService],
   exports: [TablesRepository, SessionGate],
 })
 export class TablesModule {}

@@ -10,35 +10,28 @@ import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads } from '../db/tx';
 import { assertStakeHasSession } from '../domain/session';
-import { assertMatchNotOver, assertPenaltyBetweenGames } from '../domain/table-commands';
-import { LedgerRepository, minorFromDb } from '../ledger';
 import { SessionEntity } from '../sessions';
-import { matchStakePostings, newMatchSetup, newMoneySetup, penaltiesOf, scoreOf, StoredPenalty } from './engines';
+import { newMatchSetup, newMoneySetup } from './engines';
 import { TABLE_NAMES } from './games.service';
 import { Outbox } from '../outbox/outbox';
-import { RatingChange, ratingEvents, RatingsService } from '../ratings';
 import { tableEvent } from './table-events';
-import { gameSummary, matchView, moneyView } from './table-views';
+import { matchView, moneyView } from './table-views';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { newTableRow } from './table.entity';
 import { MatchTableRow, MoneyTableRow, StoredTable, TableKind } from './stored-state';
-import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery } from './tables.dto';
+import { CreateMatchDto, CreateMoneyGameDto, MatchDto, MoneyGameDto, TableListQuery } from './tables.dto';
 import { TablesRepository, TableWithView } from './tables.repository';
-import { GameStats } from './game-stats';
 import { playerNames } from '../players';
 
-/** Creating and reading matches and money games; match penalties (R3.6). */
+/** Creating and reading matches and money games (a match's penalties, forfeit and voids: MatchResultsService). */
 @Injectable()
 export class TablesService {
   constructor(
     private readonly db: Db,
     private readonly commands: Commands,
     private readonly tables: TablesRepository,
-    private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
-    private readonly ratings: RatingsService,
     private readonly outbox: Outbox,
-    private readonly stats: GameStats,
   ) {}
 
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
@@ -66,45 +59,6 @@ export class TablesService {
       const money = await this.moneyDto(tx, t, session);
       this.outbox.emit(tx, auth.clubId, tableEvent('table.created', t, money));
       return money;
-    });
-  }
-
-  /** R3.6: points to a side between games; may end the match (stake posted) or forfeit it. */
-  penalty(cmd: CommandContext, auth: KeyAuth, id: string, dto: PenaltyDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
-      const t = await this.tables.lock(tx, auth.clubId, 'match', id);
-      if (!t) throw notFound('Match');
-      const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
-      assertPenaltyBetweenGames(t);
-      const { setup } = t;
-      const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
-      const before = scoreOf(setup, finished, penaltiesOf(t));
-      assertMatchNotOver(before.status);
-      // What the answer reads (the games, which a penalty does not change, and the
-      // currency), read before the writes below, which go with the COMMIT.
-      const games = await this.tables.games(tx, t.clubId, t.id);
-      const currency = await this.currency(tx, t, session);
-      const now = new Date();
-      const penalties = penaltiesOf(t);
-      const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };
-      t.state = { ...t.state, penalties: [...penalties, p] };
-      const after = scoreOf(setup, finished, [...penalties, p]);
-      let rating: RatingChange | null = null;
-      if (after.status === 'finished' && after.winnerSide !== null) {
-        t.status = 'finished';
-        // R7.1: a match forfeited by a penalty is rated too (its players read and locked now, the update deferred).
-        rating = await this.ratings.rate(tx, auth.clubId, t, after.winnerSide);
-        t.state = { ...t.state, ratings: rating.applied };
-        this.ratings.apply(tx, auth.clubId, rating);
-        this.stats.apply(tx, auth.clubId, { games: [], matches: [{ t, winnerSide: after.winnerSide }] }, 1);
-        const stake = matchStakePostings(setup, after.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
-        if (session && stake.length) await this.ledger.post(tx, auth.clubId, session, t.id, null, stake, now);
-      }
-      const saved = this.tables.save(tx, t);
-      const match = matchView(saved, games.map(gameSummary), currency);
-      // The penalty changes the table (R3.6), and a match it ends rates its players (R7.1).
-      this.outbox.emit(tx, auth.clubId, tableEvent('table.updated', t, match), ...(rating ? ratingEvents(t.sessionId, rating) : []));
-      return match;
     });
   }
 
@@ -154,7 +108,7 @@ export class TablesService {
       const names = await playerNames(tx, auth.clubId, setup.sides.flat());
       const sideName = (side: string[]) => side.map((p) => names.get(p) ?? p).join(' & ');
       const games = await this.tables.games(tx, t.clubId, t.id);
-      const record = matMatch(setup, games, penaltiesOf(t), [sideName(setup.sides[0]), sideName(setup.sides[1])], t.createdAt.toISOString().slice(0, 10));
+      const record = matMatch(setup, games, t.state, [sideName(setup.sides[0]), sideName(setup.sides[1])], t.createdAt.toISOString().slice(0, 10));
       try {
         return { text: renderMat(record), file: `match-${t.id}.mat` };
       } catch (e) {

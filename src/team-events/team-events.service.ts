@@ -12,7 +12,7 @@ import { assertStakeHasSession } from '../domain/session';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger';
 import { Outbox } from '../outbox/outbox';
-import { assertPlayersInClub, matchView, newMatchSetup, newTableRow, penaltiesOf, scoreOf, SessionGate, tableEvent, TablesRepository } from '../tables';
+import { assertPlayersInClub, matchView, newMatchSetup, newTableRow, scoreOf, SessionGate, standingForfeit, standingPenalties, tableEvent, TablesRepository } from '../tables';
 import { TeamEventEntity } from './team-event.entity';
 import { CreateTeamEventDto, TeamEventBoardDto, TeamEventDto, TeamEventListQuery } from './team-events.dto';
 import { BoardGameRow, BoardRow, TeamEventRow, TeamEventsRepository } from './team-events.repository';
@@ -141,11 +141,12 @@ export class TeamEventsService {
   private stateOf(e: TeamEventRow, boards: BoardRow[], gamesOf: Map<string, BoardGameRow[]>): TeamEventDto {
     const boardDtos: TeamEventBoardDto[] = boards.map((b) => {
       const { setup } = b;
-      const penalties = penaltiesOf(b);
       const finished = gamesOf.get(b.matchId) ?? [];
-      const s = scoreOf(setup, finished, penalties);
-      // A match ends with the last event of its history: a game or a penalty (R3.2, R3.6).
-      const endedAt = s.status === 'finished' ? latest([...finished.map((g) => g.endedAt), ...penalties.map((p) => p.at)]) : null;
+      const s = scoreOf(setup, finished, b.state);
+      // A match ends with the last event of its history: a game, a penalty or a forfeit (R3.2, R3.6, R3.9).
+      const forfeit = standingForfeit(b.state);
+      const adjustments = [...standingPenalties(b.state), ...(forfeit ? [forfeit] : [])];
+      const endedAt = s.status === 'finished' ? latest([...finished.map((g) => g.endedAt), ...adjustments.map((p) => p.at)]) : null;
       return {
         boardNo: b.boardNo,
         matchId: b.matchId,

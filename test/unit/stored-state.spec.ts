@@ -57,7 +57,7 @@ const chouette = newChouette({ stakeMinor: 100, seating: { order: [A, B, C] } },
 const penalty = { seq: 1, side: 1, points: 1, reason: 'slow play', afterGameNo: 0, at: now.toISOString() };
 const action: StoredAction = { seq: 1, type: 'double', by: A, at: now.toISOString() };
 
-const matchGame = nextMatchGame(matchSetup, scoreOf(matchSetup, [], []));
+const matchGame = nextMatchGame(matchSetup, scoreOf(matchSetup, [], {}));
 const moneyGame = nextMoneyGame(moneySetup);
 const chouetteGame = nextChouetteGame(chouette.setup, chouette.state);
 

@@ -3,11 +3,19 @@
  * games and penalties, the setup of its next game and the stake its end posts. No I/O.
  */
 import type { GameSetup, GameState } from '../../domain/game';
-import { createMatch, MatchEvent, MatchScore, MatchSetup, nextMatchGameSetup, scoreMatch } from '../../domain/match';
+import { createMatch, ForfeitReason, latestMatchResult, MatchEvent, MatchResultRef, MatchScore, MatchSetup, nextMatchGameSetup, scoreMatch } from '../../domain/match';
 import { matchStakePayouts } from '../../domain/payouts';
 import type { SideIndex } from '../../domain/types';
 import type { Variant } from '../../domain/variants';
 import { distinctPlayers, Engine, Posting, twoSidedGame } from './engine';
+
+/** Who voided a penalty or a forfeit, when and why (R6.3, R3.6, R3.9). */
+export interface StoredVoid {
+  at: string;
+  reason: string;
+  /** The API key that voided it. */
+  by: string;
+}
 
 /** A penalty as kept in a match's state (R3.6). */
 export interface StoredPenalty {
@@ -18,6 +26,23 @@ export interface StoredPenalty {
   /** The number of the last game started before it (0: before the first game). */
   afterGameNo: number;
   at: string;
+  /** Set once voided (R3.6): it then counts for nothing. */
+  voided?: StoredVoid;
+}
+
+/** A forfeit as kept in a match's state (R3.9); a voided one stays, marked, for the record. */
+export interface StoredForfeit {
+  seq: number;
+  /** The side that forfeited. */
+  side: SideIndex;
+  reason: ForfeitReason;
+  note: string | null;
+  /** The number of the last game started before it (0: before the first game). */
+  afterGameNo: number;
+  /** The game in progress it closed as abandoned, if any. */
+  abandonedGameNo: number | null;
+  at: string;
+  voided?: StoredVoid;
 }
 
 /** A player's rating change as a finished match keeps it in its state, for a void to take back (R7.1). */
@@ -45,28 +70,52 @@ export interface MatchTableSetup {
   variant?: Variant;
 }
 
-/** A match's `state` column: its penalties (R3.6) and, once it has finished, the rating changes it made (R7.1). */
+/**
+ * A match's `state` column: its penalties (R3.6) and forfeits (R3.9), voided ones kept and
+ * marked, and, once it has finished, the rating changes it made (R7.1).
+ */
 export interface MatchTableState {
   penalties?: StoredPenalty[];
+  forfeits?: StoredForfeit[];
   ratings?: StoredRatingChange[];
 }
 
-/** The match's history in play order: finished games and penalties (R3.4, R3.6). */
-export function matchHistory(games: FinishedGameRow[], penalties: StoredPenalty[]): MatchEvent[] {
+/** The penalties that stand (not voided), in the order they were given (R3.6). */
+export function standingPenalties(state: MatchTableState): StoredPenalty[] {
+  return (state.penalties ?? []).filter((p) => !p.voided);
+}
+
+/** The forfeit that stands (R3.9): the last one, unless it was voided. */
+export function standingForfeit(state: MatchTableState): StoredForfeit | null {
+  const all = state.forfeits ?? [];
+  const last = all.length ? all[all.length - 1] : null;
+  return last && !last.voided ? last : null;
+}
+
+/** The match's history in play order: finished games and the penalties that stand, then a standing forfeit, which ends it (R3.4, R3.6, R3.9). */
+export function matchHistory(games: FinishedGameRow[], state: MatchTableState): MatchEvent[] {
   const keyed: Array<{ key: [number, number, number]; event: MatchEvent }> = [
     ...games.map((g) => ({ key: [g.gameNo, 0, 0] as [number, number, number], event: { kind: 'game' as const, winnerSide: g.winnerSide, points: g.points, gameNo: g.gameNo } })),
-    ...penalties.map((p) => ({ key: [p.afterGameNo, 1, p.seq] as [number, number, number], event: { kind: 'penalty' as const, side: p.side, points: p.points } })),
+    ...standingPenalties(state).map((p) => ({ key: [p.afterGameNo, 1, p.seq] as [number, number, number], event: { kind: 'penalty' as const, side: p.side, points: p.points } })),
   ];
   keyed.sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
-  return keyed.map((k) => k.event);
+  const history = keyed.map((k) => k.event);
+  const forfeit = standingForfeit(state);
+  return forfeit ? [...history, { kind: 'forfeit', side: forfeit.side, reason: forfeit.reason }] : history;
+}
+
+/** R6.3, R3.6, R3.9: the match's most recent result, given its latest finished game. */
+export function latestResultOf(state: MatchTableState, latestFinishedGameNo: number | null): MatchResultRef | null {
+  return latestMatchResult(latestFinishedGameNo, standingPenalties(state), standingForfeit(state));
 }
 
 export function matchSetupOf(setup: MatchTableSetup): MatchSetup {
   return { sides: setup.sides, target: setup.target, rules: setup.rules, hasCube: setup.hasCube, variant: setup.variant ?? 'backgammon' };
 }
 
-export function scoreOf(setup: MatchTableSetup, games: FinishedGameRow[], penalties: StoredPenalty[]): MatchScore {
-  return scoreMatch(matchSetupOf(setup), matchHistory(games, penalties));
+/** The match's score from its finished games and its state's penalties and forfeit (R3.2–R3.6, R3.9). */
+export function scoreOf(setup: MatchTableSetup, games: FinishedGameRow[], state: MatchTableState): MatchScore {
+  return scoreMatch(matchSetupOf(setup), matchHistory(games, state));
 }
 
 /** R3.1–R3.8, R8: validates a new match; the domain refuses with the rule id. */
@@ -99,7 +148,7 @@ export const matchEngine: Engine<MatchTableSetup, GameSetup, GameState> = {
   players: (table) => matchPlayers(table),
 };
 
-/** The penalties kept in a match's state (R3.6), in the order they were given. */
+/** The penalties kept in a match's state (R3.6), in the order they were given, voided ones too. */
 export function penaltiesOf(t: { state: MatchTableState }): StoredPenalty[] {
   return t.state.penalties ?? [];
 }

@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import { notFound } from '../common/api-error';
+import { KeyAuth } from '../common/auth';
+import { CommandContext, Replayed } from '../common/command';
+import { checkVersion } from '../common/request';
+import { Commands } from '../commands/commands.service';
+import type { Tx } from '../db/tx';
+import { MatchScore, matchEndIsRated } from '../domain/match';
+import { assertForfeitable, assertMatchNotOver, assertMatchVoidable, assertPenaltyBetweenGames } from '../domain/table-commands';
+import type { SideIndex } from '../domain/types';
+import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
+import type { NewEvent } from '../outbox/event-types';
+import { Outbox } from '../outbox/outbox';
+import { RatingChange, ratingEvents, RatingsService } from '../ratings';
+import { SessionEntity } from '../sessions';
+import { latestResultOf, matchStakePostings, ratingsOf, scoreOf, StoredForfeit, StoredPenalty, StoredVoid } from './engines';
+import { GameStats } from './game-stats';
+import { GamesService, stateOf } from './games.service';
+import { decodeGame, MatchTableRow, StoredGame } from './stored-state';
+import { SessionGate } from './table-context';
+import { gameEvents, gamesWith, tableEvent } from './table-events';
+import { gameSummary, matchView } from './table-views';
+import type { ForfeitDto, MatchDto, PenaltyDto } from './tables.dto';
+import { TablesRepository } from './tables.repository';
+
+type IfMatch = number | '*' | undefined;
+
+/** The writes a match's end (or its reopening) makes, decided by reads done before them. */
+interface EndChange {
+  rating: RatingChange | null;
+  /** The players' statistics: the match counted (1) or taken back (−1) with its winning side. */
+  stats: { winnerSide: SideIndex; sign: 1 | -1 } | null;
+  /** The stake's entries (R3.8) or their reversal. */
+  entries: NewEntry[];
+}
+
+const NO_CHANGE: EndChange = { rating: null, stats: null, entries: [] };
+
+/**
+ * How a match's result changes other than by a game: penalty points (R3.6), a forfeit
+ * (R3.9), and the void of its most recent result, whichever it is (R6.3, R3.6, R3.9).
+ * Each is one command with the match's row locked; a match it ends or reopens is rated
+ * or unrated (R7.1, R3.9), counted in the statistics and pays or takes back its stake
+ * (R3.8), all in the same transaction.
+ */
+@Injectable()
+export class MatchResultsService {
+  constructor(
+    private readonly commands: Commands,
+    private readonly tables: TablesRepository,
+    private readonly ledger: LedgerRepository,
+    private readonly sessions: SessionGate,
+    private readonly ratings: RatingsService,
+    private readonly outbox: Outbox,
+    private readonly stats: GameStats,
+    private readonly games: GamesService,
+  ) {}
+
+  private async lockMatch(tx: Tx, auth: KeyAuth, id: string): Promise<{ t: MatchTableRow; session: SessionEntity | null }> {
+    const t = await this.tables.lock(tx, auth.clubId, 'match', id);
+    if (!t) throw notFound('Match');
+    // R6.7: a closed session's scores are final: no penalty, forfeit or void.
+    const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
+    return { t, session };
+  }
+
+  /** R3.6: points to a side between games; may end the match (stake posted) or forfeit it (R3.9). */
+  penalty(cmd: CommandContext, auth: KeyAuth, id: string, dto: PenaltyDto): Promise<MatchDto | Replayed> {
+    return this.commands.run(cmd, 201, async (tx) => {
+      const { t, session } = await this.lockMatch(tx, auth, id);
+      assertPenaltyBetweenGames(t);
+      const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
+      assertMatchNotOver(scoreOf(t.setup, finished, t.state).status);
+      const now = new Date();
+      const penalties = t.state.penalties ?? [];
+      const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };
+      t.state = { ...t.state, penalties: [...penalties, p] };
+      const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state));
+      return this.write(tx, t, session, change, now, null);
+    });
+  }
+
+  /**
+   * R3.9: a side forfeits; the other side wins, the score stays as played. A game in
+   * progress is closed as abandoned (it posts nothing); the stake is paid as for any win;
+   * the match is rated only if one of its games was finished.
+   */
+  forfeit(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ForfeitDto): Promise<MatchDto | Replayed> {
+    return this.commands.run(cmd, 201, async (tx) => {
+      const { t, session } = await this.lockMatch(tx, auth, id);
+      checkVersion(ifMatch, t.version);
+      const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
+      assertForfeitable(scoreOf(t.setup, finished, t.state).status);
+      const now = new Date();
+      let abandoned: StoredGame<'match'> | null = null;
+      if (t.currentGameNo !== null) {
+        const row = await this.tables.game(tx, auth.clubId, t.id, t.currentGameNo);
+        if (row) {
+          abandoned = decodeGame(row, 'match');
+          abandoned.status = 'abandoned';
+          abandoned.endedAt = now;
+        }
+        t.currentGameNo = null;
+      }
+      const forfeits = t.state.forfeits ?? [];
+      const f: StoredForfeit = {
+        seq: forfeits.length + 1,
+        side: dto.side,
+        reason: dto.reason,
+        note: dto.note ?? null,
+        afterGameNo: t.nextGameNo - 1,
+        abandonedGameNo: abandoned?.gameNo ?? null,
+        at: now.toISOString(),
+      };
+      t.state = { ...t.state, forfeits: [...forfeits, f] };
+      const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state));
+      return this.write(tx, t, session, change, now, abandoned);
+    });
+  }
+
+  /**
+   * R6.3, R3.6, R3.9: voids the match's most recent result: its last finished game (as the
+   * game's own void route does), its last penalty or its forfeit. The score, the Crawford
+   * game and a finish it caused are then as before it: a match it had ended is open again.
+   */
+  voidResult(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, reason: string): Promise<MatchDto | Replayed> {
+    return this.commands.run(cmd, 200, async (tx) => {
+      const { t, session } = await this.lockMatch(tx, auth, id);
+      checkVersion(ifMatch, t.version);
+      const latest = latestResultOf(t.state, await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id));
+      assertMatchVoidable(t, latest);
+      if (latest.kind === 'game') {
+        // The game's own void does it all (the table's row is already locked by this command).
+        return (await this.games.voidGame(tx, auth, 'match', t.id, latest.gameNo, undefined, reason)).table as MatchDto;
+      }
+      const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
+      const before = scoreOf(t.setup, finished, t.state);
+      const now = new Date();
+      const voided: StoredVoid = { at: now.toISOString(), reason, by: auth.keyId };
+      if (latest.kind === 'penalty') {
+        t.state = { ...t.state, penalties: (t.state.penalties ?? []).map((p) => (p.seq === latest.seq ? { ...p, voided } : p)) };
+      } else {
+        t.state = { ...t.state, forfeits: (t.state.forfeits ?? []).map((f) => (f.seq === latest.seq ? { ...f, voided } : f)) };
+      }
+      const after = scoreOf(t.setup, finished, t.state);
+      const change = before.status === 'finished' && after.status !== 'finished' ? await this.reopened(tx, t, before) : NO_CHANGE;
+      return this.write(tx, t, session, change, now, null);
+    });
+  }
+
+  /** A match that the change has just ended: rated (R7.1, unless a forfeit with no finished game, R3.9), counted, its stake due (R3.8). Reads only. */
+  private async ended(tx: Tx, t: MatchTableRow, score: MatchScore): Promise<EndChange> {
+    if (score.status !== 'finished' || score.winnerSide === null || score.endedBy === null) return NO_CHANGE;
+    t.status = 'finished';
+    let rating: RatingChange | null = null;
+    if (matchEndIsRated(score.endedBy, await this.tables.finishedGameCount(tx, t.clubId, t.id))) {
+      // R7.1: its players read and locked now, the update deferred; the change kept on the match for a void.
+      rating = await this.ratings.rate(tx, t.clubId, t, score.winnerSide);
+      t.state = { ...t.state, ratings: rating.applied };
+    }
+    const entries = matchStakePostings(t.setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
+    return { rating, stats: { winnerSide: score.winnerSide, sign: 1 }, entries };
+  }
+
+  /** A finished match that the void reopens: its rating change, statistics and stake taken back. Reads only. */
+  private async reopened(tx: Tx, t: MatchTableRow, before: MatchScore): Promise<EndChange> {
+    t.status = 'in-progress';
+    const rating = await this.ratings.unrate(tx, t.clubId, ratingsOf(t));
+    t.state = { ...t.state, ratings: [] };
+    // R3.8: the stake paid when a penalty or forfeit ended it (entries of no game), less what was already reversed.
+    const entries = t.sessionId ? outstanding(await this.ledger.stakeEntries(tx, t.clubId, t.id)) : [];
+    return { rating, stats: before.winnerSide === null ? null : { winnerSide: before.winnerSide, sign: -1 }, entries };
+  }
+
+  /** The command's writes (with the COMMIT), its events and its answer: the match after it. */
+  private async write(tx: Tx, t: MatchTableRow, session: SessionEntity | null, change: EndChange, now: Date, abandoned: StoredGame<'match'> | null): Promise<MatchDto> {
+    // What the answer reads (the games and the currency), before the writes.
+    const games = (await this.tables.games(tx, t.clubId, t.id)).map(gameSummary);
+    const currency = session?.currency ?? null;
+    if (change.rating) this.ratings.apply(tx, t.clubId, change.rating);
+    if (change.stats) this.stats.apply(tx, t.clubId, { games: [], matches: [{ t, winnerSide: change.stats.winnerSide }] }, change.stats.sign);
+    if (session && change.entries.length) await this.ledger.post(tx, t.clubId, session, t.id, null, change.entries, now);
+    const events: NewEvent[] = [];
+    let shown = games;
+    if (abandoned) {
+      const game = this.tables.saveGame(tx, abandoned);
+      shown = gamesWith(games, gameSummary(game));
+      events.push(...gameEvents(['game.abandoned'], t, this.games.dto(game, stateOf('match', game), [])));
+    }
+    const saved = this.tables.save(tx, t);
+    const match = matchView(saved, shown, currency);
+    // The change is the table's (R3.6, R3.9, R6.3); a match it ends or reopens rates or unrates its players (R7.1).
+    events.push(tableEvent('table.updated', t, match), ...(change.rating ? ratingEvents(t.sessionId, change.rating) : []));
+    this.outbox.emit(tx, t.clubId, ...events);
+    return match;
+  }
+}
+
+/** The reversal of what `entries` still move between parties (stakes posted, less the voids already posted against them). */
+function outstanding(entries: LedgerEntryEntity[]): NewEntry[] {
+  const net = new Map<string, bigint>();
+  for (const e of entries) {
+    const amount = BigInt(e.amountMinor);
+    const [from, to, signed] = e.fromParty < e.toParty ? [e.fromParty, e.toParty, amount] : [e.toParty, e.fromParty, -amount];
+    const key = `${from}\u0000${to}`;
+    net.set(key, (net.get(key) ?? 0n) + signed);
+  }
+  const out: NewEntry[] = [];
+  for (const [key, n] of [...net.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [a, b] = key.split('\u0000');
+    if (n > 0n) out.push({ from: b, to: a, amountMinor: Number(n), kind: 'void' });
+    if (n < 0n) out.push({ from: a, to: b, amountMinor: Number(-n), kind: 'void' });
+  }
+  return out;
+}
