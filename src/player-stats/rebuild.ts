@@ -8,7 +8,7 @@
  *   functions the commands use, src/domain/player-stats.ts), summed.
  * - `party_volumes`: gross (R6.2), net, paid and received, and whether the party has a
  *   session total, per party and currency.
- * - `players.rated_matches`: finished backgammon matches per player (R7.1, R8.9).
+ * - `players.rated_matches`: finished backgammon matches that rated the player (R7.1, R8.9, R3.9).
  * - `session_totals`: each party's net and finished games per session (R6.5).
  */
 import { cols, type Row } from '../db/decode';
@@ -134,11 +134,13 @@ const PARTY_VOLUMES_EXPECTED = `
      WHERE y.club_id = $1
   ) x GROUP BY club_id, party, currency`;
 
-/** Finished backgammon matches (R7.1, R8.9) per player of club $1 (players without one: 0). */
+/** Finished backgammon matches (R7.1, R8.9) that rated the player, per player of club $1 (players without one: 0). */
 const RATED_MATCHES_EXPECTED = `
   SELECT p.club_id, p.id, (SELECT count(*) FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
                             WHERE tp.club_id = p.club_id AND tp.player_id = p.id AND t.kind = 'match' AND t.status = 'finished'
-                              AND COALESCE(t.setup->>'variant', 'backgammon') = 'backgammon')::int AS rated_matches
+                              AND COALESCE(t.setup->>'variant', 'backgammon') = 'backgammon'
+                              -- R3.9: a forfeit with no finished game was rated for nobody (its ratings kept empty)
+                              AND (NOT (t.state ? 'ratings') OR t.state->'ratings' @> jsonb_build_array(jsonb_build_object('playerId', p.id::text))))::int AS rated_matches
     FROM players p WHERE p.club_id = $1`;
 
 const SQL_MODELS: SqlModel[] = [

@@ -157,6 +157,9 @@ export class MatchResultsService {
       // R7.1: its players read and locked now, the update deferred; the change kept on the match for a void.
       rating = await this.ratings.rate(tx, t.clubId, t, score.winnerSide);
       t.state = { ...t.state, ratings: rating.applied };
+    } else {
+      // Kept as "rated for nobody", which the rebuild of players.rated_matches reads.
+      t.state = { ...t.state, ratings: [] };
     }
     const entries = matchStakePostings(t.setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
     return { rating, stats: { winnerSide: score.winnerSide, sign: 1 }, entries };
