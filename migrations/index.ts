@@ -15,6 +15,7 @@ import { Events1796342400000 } from './1796342400000-Events';
 import { WebhookLeases1796432400000 } from './1796432400000-WebhookLeases';
 import { TableListIndexes1796518800000 } from './1796518800000-TableListIndexes';
 import { ReadModels1796605200000 } from './1796605200000-ReadModels';
+import { ResignationStats1796691600000 } from './1796691600000-ResignationStats';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   WebhookLeases1796432400000,
   TableListIndexes1796518800000,
   ReadModels1796605200000,
+  ResignationStats1796691600000,
 ];

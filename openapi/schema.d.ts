@@ -1273,11 +1273,11 @@ export interface components {
         ActionDto: {
             /**
              * Format: uuid
-             * @description Who acts (double and answers).
+             * @description Who acts (double and answers); `resign-refused`: who offered the resignation that was refused (R3.10).
              */
             by?: string;
             /**
-             * @description finish, Tavla 31 only: the loser's checkers left on the board, the game's points (R8.6).
+             * @description finish, Tavla 31 only: the loser's checkers left on the board, the game's points (R8.6); `resign-refused` in Tavla 31: the checkers the offer was at.
              * @example 7
              */
             checkersLeft?: number;
@@ -1289,6 +1289,11 @@ export interface components {
             /** @description Chouette: the member cubes a double addresses. */
             cubes?: string[];
             /**
+             * Format: uuid
+             * @description finish with `resigned: true`: the player of the losing side who offered the resignation (R3.10); counted in his statistics as an offer made and accepted.
+             */
+            offeredBy?: string;
+            /**
              * @description finish: the loser resigned at that level (R1.4).
              * @default false
              */
@@ -1299,7 +1304,7 @@ export interface components {
              */
             result?: "single" | "gammon" | "backgammon" | "oin" | "mars" | "mother" | "draw";
             /** @enum {string} */
-            type: "double" | "take" | "pass" | "beaver" | "raccoon" | "finish";
+            type: "double" | "take" | "pass" | "beaver" | "raccoon" | "finish" | "resign-refused";
             /**
              * Format: uuid
              * @description finish: any player of the winning side; left out for a Plakoto `draw` (R8.3).
@@ -1316,13 +1321,18 @@ export interface components {
             /** Format: uuid */
             cube: string | null;
             cubes?: string[];
+            /**
+             * Format: uuid
+             * @description finish: who offered the resignation (R3.10).
+             */
+            offeredBy?: string;
             resigned?: boolean;
             /** @enum {string} */
             result?: "single" | "gammon" | "backgammon" | "oin" | "mars" | "mother" | "draw";
             /** @example 1 */
             seq: number;
             /** @enum {string} */
-            type: "double" | "take" | "pass" | "beaver" | "raccoon" | "finish";
+            type: "double" | "take" | "pass" | "beaver" | "raccoon" | "finish" | "resign-refused";
             /** Format: uuid */
             winner?: string;
         };
@@ -2561,6 +2571,21 @@ export interface components {
              */
             passes: number;
             /**
+             * @description Of those, accepted: resigned finishes whose `offeredBy` is the player (R3.10).
+             * @example 2
+             */
+            resignationsAccepted: number;
+            /**
+             * @description Resignations the player offered (R3.10): accepted plus refused. Counted from the player's finished games; a resignation recorded without `offeredBy` counts for nobody.
+             * @example 3
+             */
+            resignationsOffered: number;
+            /**
+             * @description Of those, refused: his `resign-refused` actions (R3.10).
+             * @example 1
+             */
+            resignationsRefused: number;
+            /**
              * @description Doubles taken (R2.3). Actions of finished games whose `by` is the player. One double is one action, however many chouette cubes it addressed (R5.3); in `single` chouette mode the team double counts for the captain who recorded it.
              * @example 15
              */
@@ -2666,6 +2691,11 @@ export interface components {
         ResultDto: {
             /** @description Tavla 31: the loser's checkers left, the game's points (R8.6). */
             checkersLeft?: number;
+            /**
+             * Format: uuid
+             * @description A resignation: the player of the losing side who offered it, when the scorer said (R3.10).
+             */
+            offeredBy?: string;
             resigned: boolean;
             /**
              * @description One of the game variant's results (R1.1, R8.1–R8.6); Tavla 31 records `single` with `checkersLeft`.
@@ -5891,7 +5921,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6698,7 +6728,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10706,7 +10736,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11513,7 +11543,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13926,7 +13956,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14733,7 +14763,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -93,6 +93,9 @@ describe("player statistics, standings and the session's games over HTTP", () =>
     takes: 0,
     passes: 0,
     beavers: 0,
+    resignationsOffered: 0,
+    resignationsAccepted: 0,
+    resignationsRefused: 0,
     money: [],
   };
 
@@ -164,6 +167,9 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       takes: 2,
       passes: 1,
       beavers: 1,
+      resignationsOffered: 0,
+      resignationsAccepted: 0,
+      resignationsRefused: 0,
       money: [
         { currency: 'EUR', netMinor: -50 },
         { currency: 'USD', netMinor: 100 },
@@ -185,6 +191,9 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       takes: 1,
       passes: 1,
       beavers: 0,
+      resignationsOffered: 0,
+      resignationsAccepted: 0,
+      resignationsRefused: 0,
       money: [{ currency: 'USD', netMinor: 100 }],
     });
   });
@@ -203,6 +212,9 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       takes: 3,
       passes: 0,
       beavers: 0,
+      resignationsOffered: 0,
+      resignationsAccepted: 0,
+      resignationsRefused: 0,
       money: [
         { currency: 'EUR', netMinor: 50 },
         { currency: 'USD', netMinor: 100 },

@@ -407,3 +407,21 @@ describe('R5.7/R5.9 a whole game with a box partner (worked by hand)', () => {
     expect(rotateAfterGame(start, g.captainOutcome!, rules)).toEqual({ box: B, partner: D, line: [C, E, A], partnerLeft: false });
   });
 });
+
+describe('R3.10 resignation records in a chouette', () => {
+  it('R3.10 the box side resigns to the team: offered by the box or his partner, not by a member', () => {
+    const g = play(setup({}, P), [{ type: 'finish', winner: C, result: 'gammon', resigned: true, offeredBy: P }]);
+    expect(g.result).toEqual({ winner: C, result: 'gammon', resigned: true, offeredBy: P });
+    expectRefusal(() => play(setup(), [{ type: 'finish', winner: C, result: 'gammon', resigned: true, offeredBy: B }]), 'INVALID_RESIGNATION', 'R3.10');
+    expectRefusal(() => play(setup(), [{ type: 'finish', winner: A, result: 'single', offeredBy: B }]), 'INVALID_RESIGNATION', 'R3.10');
+  });
+
+  it('R3.10 a refused offer is recorded by a seated player and changes no cube', () => {
+    const before = play(setup(), [dbl(B), take(A)]);
+    const after = applyChouetteAction(setup(), before, { type: 'resign-refused', by: A, result: 'gammon' });
+    expect(after).toEqual({ ...before, actions: [...before.actions, { type: 'resign-refused', by: A, result: 'gammon' }] });
+    expect(undoChouetteAction(setup(), after)).toEqual(before);
+    expectRefusal(() => applyChouetteAction(setup(), before, { type: 'resign-refused', by: 'Z', result: 'single' }), 'NOT_IN_GAME', 'R5.2');
+    expectRefusal(() => applyChouetteAction(setup(), before, { type: 'resign-refused', by: A, result: 'mars' }), 'RESULT_NOT_IN_VARIANT', 'R8.10');
+  });
+});

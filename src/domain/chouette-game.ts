@@ -48,7 +48,8 @@
  */
 import { Actor, answerOffer, CubeContext, cubePoints, CubeState, finishCube, offerDouble, startCube } from './cube';
 import { refuse, RuleViolation } from './errors';
-import { AnswerAction, AnswerType, DoubleAction, FinishAction, GameAction, GameResult } from './game';
+import { AnswerAction, AnswerType, DoubleAction, FinishAction, GameAction, GameResult, ResignRefusedAction } from './game';
+import { assertOfferedByLoser, assertOfferedByShape, assertResignRefusedBy, refuseDrawOffer } from './resignation';
 import { ChouetteRules } from './chouette-rules';
 import { CaptainOutcome, ChouetteSeats } from './chouette-seats';
 import { PlayerId, ResultKind } from './types';
@@ -135,7 +136,11 @@ export function applyChouetteAction(setup: ChouetteGameSetup, state: ChouetteGam
     case 'double':
       return advance(setup, state, a.recorded, doubleCubes(setup, state, a.by, a.cubes));
     case 'finish':
-      return finishGame(setup, state, a.recorded, a.winner, a.result, a.resigned);
+      return finishGame(setup, state, a.recorded, a.winner, a.result, a.resigned, a.offeredBy);
+    case 'resign-refused':
+      // R3.10: recorded, nothing else changes; offered by anyone seated in the game.
+      roleOf(setup, a.by);
+      return { ...state, actions: [...state.actions, a.recorded] };
     default: {
       const { cubes, cube } = answerCubes(setup, state, a.type, a.by, a.cube);
       return advance(setup, state, { ...a.recorded, cube }, { cubes });
@@ -346,7 +351,15 @@ function advance(setup: ChouetteGameSetup, state: ChouetteGameState, recorded: G
   return { ...base, status: 'finished', endedBy: 'passes', settlement: settle(cubes, null, setup) };
 }
 
-function finishGame(setup: ChouetteGameSetup, state: ChouetteGameState, recorded: GameAction, winner: PlayerId, result: ResultKind, resigned: boolean): ChouetteGameState {
+function finishGame(
+  setup: ChouetteGameSetup,
+  state: ChouetteGameState,
+  recorded: GameAction,
+  winner: PlayerId,
+  result: ResultKind,
+  resigned: boolean,
+  offeredBy: PlayerId | undefined,
+): ChouetteGameState {
   const pending = state.cubes.find((c) => c.pending !== null);
   if (pending) {
     refuse(
@@ -358,9 +371,11 @@ function finishGame(setup: ChouetteGameSetup, state: ChouetteGameState, recorded
   }
   const role = roleOf(setup, winner, 'winner');
   const side = role.side === 'box' ? 'box' : 'team';
+  // R3.10: offered by a player of the side that loses (the team when the box side wins, else the box or his partner).
+  assertOfferedByLoser(offeredBy, side === 'box' ? setup.team : [setup.box, ...(setup.partner === null ? [] : [setup.partner])]);
   const cubes = state.cubes.map(finishCube);
   const captainOutcome: CaptainOutcome = state.captainOutcome ?? (side === 'box' ? 'box' : 'captain');
-  const finishResult = { winner, result, resigned };
+  const finishResult = { winner, result, resigned, ...(offeredBy === undefined ? {} : { offeredBy }) };
   return {
     ...state,
     status: 'finished',
@@ -451,7 +466,8 @@ function replaceCubes(cubes: readonly CubeState[], members: readonly PlayerId[],
 type Normalised =
   | { type: 'double'; by: PlayerId; cubes: readonly PlayerId[] | null; recorded: DoubleAction }
   | { type: AnswerType; by: PlayerId; cube: PlayerId | null; recorded: AnswerAction }
-  | { type: 'finish'; winner: PlayerId; result: ResultKind; resigned: boolean; recorded: FinishAction };
+  | { type: 'finish'; winner: PlayerId; result: ResultKind; resigned: boolean; offeredBy: PlayerId | undefined; recorded: FinishAction }
+  | { type: 'resign-refused'; by: PlayerId; recorded: ResignRefusedAction };
 
 function normalise(action: GameAction): Normalised {
   if (typeof action !== 'object' || action === null) {
@@ -471,10 +487,26 @@ function normalise(action: GameAction): Normalised {
     if (raw.resigned !== undefined && typeof raw.resigned !== 'boolean') {
       refuse('INVALID_RESULT', 'R1.4', '"resigned" is true or false (R1.4)');
     }
+    assertOfferedByShape(raw.offeredBy, raw.resigned);
     const winner = raw.winner as PlayerId;
     const result = raw.result as ResultKind;
     const resigned = raw.resigned ?? false;
-    return { type, winner, result, resigned, recorded: { type, winner, result, resigned } };
+    const offeredBy = raw.offeredBy as PlayerId | undefined;
+    const recorded: FinishAction = { type, winner, result, resigned, ...(offeredBy === undefined ? {} : { offeredBy }) };
+    return { type, winner, result, resigned, offeredBy, recorded };
+  }
+  if (type === 'resign-refused') {
+    assertResignRefusedBy(raw.by);
+    if (raw.result === 'draw') refuseDrawOffer();
+    // R8.10: a chouette is backgammon only.
+    if ((typeof raw.result === 'string' && isVariantResult(raw.result) && !RESULTS.includes(raw.result)) || (raw.checkersLeft !== undefined && raw.checkersLeft !== null)) {
+      assertResultInVariant('backgammon', raw.result as VariantResult, raw.checkersLeft as number);
+    }
+    if (typeof raw.result !== 'string' || !RESULTS.includes(raw.result)) {
+      refuse('INVALID_RESULT', 'R1.1', `A resignation is offered at "single", "gammon" or "backgammon" (R1.1, R3.10); got ${JSON.stringify(raw.result) ?? 'nothing'}`);
+    }
+    const result = raw.result as ResultKind;
+    return { type, by: raw.by, recorded: { type, by: raw.by, result } };
   }
   if (typeof raw.by !== 'string' || raw.by.length === 0) {
     refuse('INVALID_ACTION', null, 'A double or an answer names the player who acts ("by")');
@@ -496,5 +528,5 @@ function normalise(action: GameAction): Normalised {
     const named = cube ?? null;
     return { type: type as AnswerType, by, cube: named, recorded: { type: type as AnswerType, by, cube: named } };
   }
-  refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon or finish`);
+  refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon, finish or resign-refused`);
 }

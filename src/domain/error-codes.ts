@@ -20,6 +20,7 @@ export const DOMAIN_ERROR_CODES = [
   'GAME_IN_PROGRESS', // R3.6, R5.8, R6.3, R6.8
   'NOT_LATEST_GAME', // R6.3
   'NOTHING_TO_VOID', // R6.3, R3.6, R3.9
+  'INVALID_RESIGNATION', // R3.10
 
   // The cube (R2).
   'NOT_CUBE_OWNER', // R2.2

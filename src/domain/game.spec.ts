@@ -525,3 +525,44 @@ describe('R2.3–R2.5 possibleAnswers', () => {
     expect(possibleAnswers(raccooned, { beavers: true, raccoons: true })).toEqual(['take', 'pass']);
   });
 });
+
+describe('R3.10 resignation records', () => {
+  const resign = (winner: string, result: 'single' | 'gammon', offeredBy?: string): GameAction => ({ type: 'finish', winner, result, resigned: true, ...(offeredBy ? { offeredBy } : {}) });
+  const refused = (by: string, result?: 'single' | 'gammon' | 'draw'): GameAction => ({ type: 'resign-refused', by, ...(result ? { result } : {}) });
+
+  it('R3.10 a resignation records who of the losing side offered it, and scores as before (R1.4)', () => {
+    const g = replay(
+      matchGame([
+        [A, C],
+        [B, D],
+      ]),
+      [dbl(A), take(B), resign(A, 'gammon', D)],
+    );
+    expect(g.result).toEqual({ winner: A, result: 'gammon', resigned: true, offeredBy: D });
+    expect(g.points).toBe(4);
+  });
+
+  it('R3.10 the offer comes from the side that loses, and only with resigned: true', () => {
+    expectRefusal(() => replay(money(), [resign(A, 'single', A)]), 'INVALID_RESIGNATION', 'R3.10');
+    expectRefusal(() => replay(money(), [resign(A, 'single', STRANGER)]), 'INVALID_RESIGNATION', 'R3.10');
+    expectRefusal(() => replay(money(), [{ type: 'finish', winner: A, result: 'single', offeredBy: B }]), 'INVALID_RESIGNATION', 'R3.10');
+    expectRefusal(() => replay(money(), [{ type: 'finish', winner: A, result: 'single', resigned: false, offeredBy: B }]), 'INVALID_RESIGNATION', 'R3.10');
+  });
+
+  it('R3.10 a refused offer is recorded and changes nothing else: cube, score and status stay', () => {
+    const before = replay(money(), [dbl(A), take(B)]);
+    const after = applyAction(money(), before, refused(B, 'gammon'));
+    expect(after).toEqual({ ...before, actions: [...before.actions, { type: 'resign-refused', by: B, result: 'gammon' }] });
+    // The game goes on, and the undo takes the record back.
+    expect(undoLastAction(money(), after)).toEqual(before);
+    expect(applyAction(money(), after, finish(A, 'single')).points).toBe(2);
+  });
+
+  it('R3.10 a refused offer names a player of the game and a level with a winner; none after the end', () => {
+    expectRefusal(() => replay(money(), [refused(STRANGER, 'single')]), 'NOT_IN_GAME', 'R4.1');
+    expectRefusal(() => replay(money(), [{ type: 'resign-refused', result: 'single' } as unknown as GameAction]), 'INVALID_RESIGNATION', 'R3.10');
+    expectRefusal(() => replay(money(), [refused(B, 'draw')]), 'INVALID_RESIGNATION', 'R3.10');
+    expectRefusal(() => replay(money(), [refused(B)]), 'INVALID_RESULT', 'R1.1');
+    expectRefusal(() => replay(money(), [finish(A, 'single'), refused(B, 'single')]), 'GAME_FINISHED', 'R1.1');
+  });
+});

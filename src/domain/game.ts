@@ -13,6 +13,7 @@
  */
 import { Actor, answerOffer, CubeContext, CubeState, DoublingPermission, finishCube, offerDouble, startCube } from './cube';
 import { refuse } from './errors';
+import { assertOfferedByLoser, assertOfferedByShape, assertResignRefusedBy, refuseDrawOffer } from './resignation';
 import { CubeRules } from './rules';
 import { sideOf, validateSides } from './sides';
 import { DeadCubeMode, otherSide, PlayerId, Side, SideIndex, TableKind } from './types';
@@ -62,11 +63,23 @@ export interface FinishAction {
   readonly result?: VariantResult;
   /** R1.4 */
   readonly resigned?: boolean;
+  /** R3.10: with `resigned`, the player of the losing side who offered the resignation. */
+  readonly offeredBy?: PlayerId;
   /** R8.6: Tavla 31 only, the loser's checkers left on the board (1 to 15), the game's points. */
   readonly checkersLeft?: number;
 }
 
-export type GameAction = DoubleAction | AnswerAction | FinishAction;
+/** R3.10: a resignation offered at a level and refused; it changes nothing but the record. */
+export interface ResignRefusedAction {
+  readonly type: 'resign-refused';
+  /** The player who offered it. */
+  readonly by: PlayerId;
+  /** The level offered, one of the variant's results with a winner; Tavla 31 sends `checkersLeft` instead. */
+  readonly result?: VariantResult;
+  readonly checkersLeft?: number;
+}
+
+export type GameAction = DoubleAction | AnswerAction | FinishAction | ResignRefusedAction;
 
 /** The game's `result` field: how a finished game was ended by a `finish` (null after a pass). */
 export interface GameResult {
@@ -74,6 +87,8 @@ export interface GameResult {
   readonly winner?: PlayerId;
   readonly result: VariantResult;
   readonly resigned: boolean;
+  /** R3.10: who offered the resignation, when the scorer said. */
+  readonly offeredBy?: PlayerId;
   /** R8.6: Tavla 31, the points the game scored. */
   readonly checkersLeft?: number;
 }
@@ -149,12 +164,20 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
   const ctx = cubeContext(setup);
   const cube = state.cubes[0];
   const recorded = [...state.actions, normalised];
-  if (normalised.type !== 'finish' && !gameHasCube(setup)) {
+  if (normalised.type !== 'finish' && normalised.type !== 'resign-refused' && !gameHasCube(setup)) {
     // R8.10: no double, and so nothing to answer, in a game without a cube.
     refuseNoCube(variantOf(setup), normalised.type === 'double' ? 'a double' : `a ${normalised.type}`);
   }
 
   switch (normalised.type) {
+    case 'resign-refused': {
+      // R3.10: recorded, nothing else changes; the offer is at a level the variant has (R8.10).
+      actorOf(setup, normalised.by);
+      if (normalised.result === 'draw') refuseDrawOffer();
+      if (normalised.result === undefined) refuseMissingResult(variantOf(setup));
+      resultValue(variantOf(setup), normalised.result, setup.rules.backgammonMultiplier, normalised.checkersLeft);
+      return { ...state, actions: recorded };
+    }
     case 'double': {
       const next = offerDouble(cube, ctx, actorOf(setup, normalised.by));
       return { ...state, cubes: [next], actions: recorded };
@@ -203,6 +226,9 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
       if (winnerSide === null) {
         refuseStranger(setup, normalised.winner);
       }
+      // R3.10: offered by a player of the side that loses.
+      const { offeredBy } = normalised;
+      assertOfferedByLoser(offeredBy, setup.sides[otherSide(winnerSide)]);
       // R1.5 (and R8.1 for long nardy): a cube nobody owns counts every result single under Jacoby.
       const jacobySingle = setup.rules.jacoby && cube.ownerParty === null;
       const points = cube.value * (jacobySingle ? 1 : value);
@@ -211,7 +237,7 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
         status: 'finished',
         cubes: [finishCube(cube)],
         actions: recorded,
-        result: { winner: normalised.winner, result, resigned, ...(checkersLeft === undefined ? {} : { checkersLeft }) },
+        result: { winner: normalised.winner, result, resigned, ...(offeredBy === undefined ? {} : { offeredBy }), ...(checkersLeft === undefined ? {} : { checkersLeft }) },
         endedBy: 'finish',
         winnerSide,
         points,
@@ -332,8 +358,8 @@ function normaliseAction(action: GameAction): GameAction {
     }
     return { type: type as AnswerType, by: (action as AnswerAction).by };
   }
-  if (type === 'finish') {
-    const finish = action as FinishAction;
+  if (type === 'finish' || type === 'resign-refused') {
+    const finish = action as FinishAction | ResignRefusedAction;
     const { checkersLeft } = finish;
     if (checkersLeft !== undefined && (typeof checkersLeft !== 'number' || !Number.isInteger(checkersLeft))) {
       refuse('INVALID_RESULT', 'R8.6', `"checkersLeft" is a whole number from 1 to 15 (R8.6); got ${JSON.stringify(checkersLeft) ?? 'nothing'}`);
@@ -348,12 +374,19 @@ function normaliseAction(action: GameAction): GameAction {
         `A game ends "single", "gammon" or "backgammon" (R1.1), or with a result of its variant (R8.1–R8.6); got ${JSON.stringify(finish.result) ?? 'nothing'}`,
       );
     }
+    const left = checkersLeft === undefined ? {} : { checkersLeft };
+    if (finish.type === 'resign-refused') {
+      assertResignRefusedBy(finish.by);
+      return { type: 'resign-refused', by: finish.by, result, ...left };
+    }
     if (finish.resigned !== undefined && typeof finish.resigned !== 'boolean') {
       refuse('INVALID_RESULT', 'R1.4', '"resigned" is true or false (R1.4)');
     }
-    return { type, winner: finish.winner, result, resigned: finish.resigned ?? false, ...(checkersLeft === undefined ? {} : { checkersLeft }) };
+    assertOfferedByShape(finish.offeredBy, finish.resigned);
+    const offered = finish.offeredBy === undefined ? {} : { offeredBy: finish.offeredBy };
+    return { type: 'finish', winner: finish.winner, result, resigned: finish.resigned ?? false, ...offered, ...left };
   }
-  refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon or finish`);
+  refuse('INVALID_ACTION', null, `Unknown action ${JSON.stringify(type) ?? ''}: an action is double, take, pass, beaver, raccoon, finish or resign-refused`);
 }
 
 function refuseMemberCube(): never {

@@ -239,9 +239,10 @@ describe('R3.9 forfeits', () => {
     expectRefusal(() => scoreMatch(five, [{ kind: 'forfeit', side: 0, reason: 'tired' as never }]), 'INVALID_MATCH_EVENT', 'R3.9');
   });
 
-  it('R3.9 a forfeit with no finished game is not rated; with one it is; an end by points always is', () => {
+  it('R3.9 a forfeit with no finished game is not rated; with one it is; an end by points or by penalties (R7.1) always is', () => {
     expect(matchEndIsRated({ kind: 'forfeit', side: 0, reason: 'no-show' }, 0)).toBe(false);
-    expect(matchEndIsRated({ kind: 'forfeit', side: 0, reason: 'penalties' }, 0)).toBe(false);
+    // R7.1: penalty-forfeited matches count, even before a game was finished.
+    expect(matchEndIsRated({ kind: 'forfeit', side: 0, reason: 'penalties' }, 0)).toBe(true);
     expect(matchEndIsRated({ kind: 'forfeit', side: 1, reason: 'time' }, 1)).toBe(true);
     expect(matchEndIsRated({ kind: 'points' }, 0)).toBe(true);
   });

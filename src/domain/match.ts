@@ -270,9 +270,13 @@ function checkEvent(event: MatchEvent, position: number): void {
   }
 }
 
-/** R3.9: a forfeited match is rated (R7) only when at least one of its games was finished; one ended by points always is. */
+/**
+ * R3.9: a forfeited match is rated (R7) only when at least one of its games was finished;
+ * one ended by points always is, and so is one forfeited by penalties (R7.1: penalty
+ * points are points on the board, and penalty-forfeited matches count).
+ */
 export function matchEndIsRated(endedBy: MatchEnd, finishedGames: number): boolean {
-  return endedBy.kind === 'points' || finishedGames > 0;
+  return endedBy.kind === 'points' || endedBy.reason === 'penalties' || finishedGames > 0;
 }
 
 /** One result of a match, as a void names it (R6.3, R3.6, R3.9). */

@@ -57,6 +57,9 @@ describe('player statistics', () => {
       takes: 0,
       passes: 0,
       beavers: 0,
+      resignationsOffered: 0,
+      resignationsAccepted: 0,
+      resignationsRefused: 0,
       money: [],
     });
   });
@@ -239,6 +242,20 @@ describe('player statistics', () => {
       });
       expect(stats('ann', [g])).toMatchObject({ doubles: 2, takes: 1, passes: 0, beavers: 1 });
       expect(stats('bob', [g])).toMatchObject({ doubles: 1, takes: 1, passes: 1, beavers: 1 });
+    });
+
+    it('R3.10 counts the resignations a player offered: accepted by his finish, refused by his resign-refused actions', () => {
+      // Bob offers a gammon (refused), then a single (refused), then a single again, which Ann accepts.
+      const g = money('ann', 'bob', {
+        result: { result: 'single', resigned: true, offeredBy: 'bob' },
+        actions: [{ type: 'resign-refused', by: 'bob' }, { type: 'double', by: 'ann' }, { type: 'take', by: 'bob' }, { type: 'resign-refused', by: 'bob' }, { type: 'finish' }],
+      });
+      expect(stats('bob', [g])).toMatchObject({ resignationsOffered: 3, resignationsAccepted: 1, resignationsRefused: 2 });
+      expect(stats('ann', [g])).toMatchObject({ resignationsOffered: 0, resignationsAccepted: 0, resignationsRefused: 0, doubles: 1 });
+      // A resignation recorded without offeredBy counts for nobody.
+      const anonymous = money('ann', 'bob', { result: { result: 'gammon', resigned: true } });
+      expect(stats('bob', [anonymous])).toMatchObject({ resignationsOffered: 0, resignationsAccepted: 0 });
+      expect(gameStatsRows(g)).toEqual(gameStatsRowsByDefinition(g));
     });
 
     it("a finish is not a cube action, and another player's actions are not counted", () => {
@@ -438,10 +455,12 @@ describe('the statistics read model: counters per game, summed', () => {
       return seed % n;
     };
     const people = ['ann', 'bob', 'cat', 'dan'];
-    const types = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish', 'resign'];
+    const types = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish', 'resign-refused'];
     for (let i = 0; i < 2000; i++) {
       const winnerSide = [0, 1, null][rnd(3)] as 0 | 1 | null;
-      const result = rnd(5) === 0 ? null : { result: RESULT_NAMES[rnd(RESULT_NAMES.length)], resigned: rnd(2) === 0 };
+      const resigned = rnd(2) === 0;
+      const offeredBy = resigned && rnd(2) === 0 ? { offeredBy: people[rnd(people.length)] } : {};
+      const result = rnd(5) === 0 ? null : { result: RESULT_NAMES[rnd(RESULT_NAMES.length)], resigned, ...offeredBy };
       const sides: [string[], string[]] = rnd(4) === 0 ? [['ann', 'cat'], ['bob']] : rnd(6) === 0 ? [['ann'], ['ann']] : [['ann'], ['bob']];
       const game: StatsGame = {
         kind: rnd(2) === 0 ? 'money' : 'match',

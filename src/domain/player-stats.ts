@@ -36,6 +36,10 @@
  *   are instant redoubles that keep the cube). One double is one action however
  *   many member cubes it addressed (a box double in a chouette, a team double in
  *   `single` mode recorded by the captain for all).
+ * - Resignations (R3.10): offers the player made, and of those the ones accepted (a
+ *   resigned `finish` whose `offeredBy` is he) and refused (his `resign-refused`
+ *   actions); made = accepted + refused. A resignation recorded without `offeredBy`
+ *   counts for nobody.
  * - Matches: finished matches (a score reached the target, R3.2, or penalties
  *   forfeited it, R3.6) with the player on one side; won when on the winning side.
  * - Money: the player's session nets (after rake, match stakes included) summed per
@@ -92,7 +96,7 @@ export interface StatsGame {
   /** 0 or 1 (a chouette: 0 = box side, 1 = team); null when the game has no winner. */
   readonly winnerSide: number | null;
   /** Set when the game ended by `finish`; null after a pass. R8: a variant's result (oin, mars, mother, draw) too. */
-  readonly result: { readonly result: ResultName; readonly resigned?: boolean } | null;
+  readonly result: { readonly result: ResultName; readonly resigned?: boolean; readonly offeredBy?: PlayerId } | null;
   /** R8: the game's own variant; absent = backgammon (chouettes, rows from before variants). */
   readonly variant?: GameVariantName;
   /** What the game scored to its winner (0 for a draw); absent or null where unknown (a chouette: see `cubes`). */
@@ -131,6 +135,10 @@ export interface PlayerStats {
   passes: number;
   /** Beavers and raccoons (R2.4, R2.5). */
   beavers: number;
+  /** R3.10: resignations offered (accepted + refused). */
+  resignationsOffered: number;
+  resignationsAccepted: number;
+  resignationsRefused: number;
   /** Per currency, by currency code. */
   money: MoneyNet[];
 }
@@ -252,6 +260,22 @@ function countCubeActions(counters: Record<'doubles' | 'takes' | 'passes' | 'bea
   }
 }
 
+type ResignationCounters = Record<'resignationsOffered' | 'resignationsAccepted' | 'resignationsRefused', number>;
+
+/** R3.10: adds the player's resignation offers in the game: the one its finish accepted, and those refused. */
+function countResignations(counters: ResignationCounters, game: Pick<StatsGame, 'result' | 'actions'>, playerId: PlayerId): void {
+  if (game.result?.resigned === true && game.result.offeredBy === playerId) {
+    counters.resignationsAccepted++;
+    counters.resignationsOffered++;
+  }
+  for (const action of game.actions) {
+    if (action.type === 'resign-refused' && action.by === playerId) {
+      counters.resignationsRefused++;
+      counters.resignationsOffered++;
+    }
+  }
+}
+
 /** A player's statistics from his finished games, finished matches and session nets. */
 export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
   const { playerId } = input;
@@ -268,6 +292,9 @@ export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
     takes: 0,
     passes: 0,
     beavers: 0,
+    resignationsOffered: 0,
+    resignationsAccepted: 0,
+    resignationsRefused: 0,
     money: [],
   };
 
@@ -288,6 +315,7 @@ export function computePlayerStats(input: PlayerStatsInput): PlayerStats {
       if (lost) stats.backgammonsLost++;
     }
     countCubeActions(stats, game.actions, playerId);
+    countResignations(stats, game, playerId);
   }
 
   for (const match of input.matches) {
@@ -405,6 +433,9 @@ export interface StatsCounters {
   beavers: number;
   matchesPlayed: number;
   matchesWon: number;
+  resignationsOffered: number;
+  resignationsAccepted: number;
+  resignationsRefused: number;
 }
 
 /**
@@ -434,6 +465,9 @@ export const STATS_COUNTERS: ReadonlyArray<keyof StatsCounters> = [
   'beavers',
   'matchesPlayed',
   'matchesWon',
+  'resignationsOffered',
+  'resignationsAccepted',
+  'resignationsRefused',
 ];
 
 /** Every counter at zero, built once from STATS_COUNTERS; zeroCounters copies it. */
@@ -483,6 +517,7 @@ function tableGameStatsRows(game: StatsGame): StatsRow[] {
       }
     }
     countCubeActions(row, game.actions, playerId);
+    countResignations(row, game, playerId);
     return row;
   });
 }
@@ -513,6 +548,9 @@ export function gameStatsRowsByDefinition(game: StatsGame): StatsRow[] {
       takes: s.takes,
       passes: s.passes,
       beavers: s.beavers,
+      resignationsOffered: s.resignationsOffered,
+      resignationsAccepted: s.resignationsAccepted,
+      resignationsRefused: s.resignationsRefused,
     };
   });
 }
@@ -559,6 +597,9 @@ export function statsFromCounters(rows: readonly StatsRow[], money: readonly Mon
     takes: t.takes,
     passes: t.passes,
     beavers: t.beavers,
+    resignationsOffered: t.resignationsOffered,
+    resignationsAccepted: t.resignationsAccepted,
+    resignationsRefused: t.resignationsRefused,
     money: [...money].sort((a, b) => compareParty(a.currency, b.currency)),
   };
   const byVariant = GAME_VARIANT_NAMES.flatMap((variant) => {

@@ -63,4 +63,13 @@ export class PlayerStatEntity {
 
   @Column({ name: 'matches_won', type: 'integer', default: 0 })
   matchesWon: number;
+
+  @Column({ name: 'resignations_offered', type: 'integer', default: 0 })
+  resignationsOffered: number;
+
+  @Column({ name: 'resignations_accepted', type: 'integer', default: 0 })
+  resignationsAccepted: number;
+
+  @Column({ name: 'resignations_refused', type: 'integer', default: 0 })
+  resignationsRefused: number;
 }

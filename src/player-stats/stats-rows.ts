@@ -59,6 +59,9 @@ export const STATS_COLUMNS: Readonly<Record<keyof StatsCounters, string>> = {
   beavers: 'beavers',
   matchesPlayed: 'matches_played',
   matchesWon: 'matches_won',
+  resignationsOffered: 'resignations_offered',
+  resignationsAccepted: 'resignations_accepted',
+  resignationsRefused: 'resignations_refused',
 };
 
 /**
@@ -154,6 +157,8 @@ export interface StoredResult {
   winner: string | null;
   result: ResultName | null;
   resigned: boolean | null;
+  /** R3.10 */
+  offeredBy: string | null;
   checkersLeft: number | null;
 }
 
@@ -164,17 +169,18 @@ export const GAME_VARIANT_SQL = `COALESCE(g.setup->>'variant', 'backgammon')`;
 export function resultOrNull(c: Columns, name: string): StoredResult | null {
   const v = c.objectOrNull(name);
   if (v === null) return null;
-  const { winner, result, resigned, checkersLeft } = v;
+  const { winner, result, resigned, offeredBy, checkersLeft } = v;
   const kind = RESULT_NAMES.find((k) => k === result) ?? null;
   if (
     !(winner === null || winner === undefined || typeof winner === 'string') ||
     !(result === null || result === undefined || kind !== null) ||
     !(resigned === null || resigned === undefined || typeof resigned === 'boolean') ||
+    !(offeredBy === null || offeredBy === undefined || typeof offeredBy === 'string') ||
     !(checkersLeft === null || checkersLeft === undefined || (typeof checkersLeft === 'number' && Number.isSafeInteger(checkersLeft)))
   ) {
     throw new RowDecodeError(name, 'game result', v);
   }
-  return { winner: winner ?? null, result: kind, resigned: resigned ?? null, checkersLeft: checkersLeft ?? null };
+  return { winner: winner ?? null, result: kind, resigned: resigned ?? null, offeredBy: offeredBy ?? null, checkersLeft: checkersLeft ?? null };
 }
 
 /** A game's stored action log as the statistics read it (type and by); null for none. */
@@ -187,6 +193,11 @@ function statsActions(c: Columns, name: string): StatsAction[] {
     const by = 'by' in a ? a.by : undefined;
     return { type: a.type, by: typeof by === 'string' ? lower(by) : null };
   });
+}
+
+/** A stored result as the statistics read it: its level, whether resigned, who offered it (ids in lower case). */
+function statsResult(result: ResultName, resigned: boolean | null, offeredBy: string | null): StatsGame['result'] {
+  return { result, ...(resigned === null ? {} : { resigned }), ...(offeredBy === null ? {} : { offeredBy: lower(offeredBy) }) };
 }
 
 /** A games row (joined to its table) as the statistics read it. */
@@ -206,7 +217,7 @@ export function statsGameRow(r: Row): StatsGameRow {
     winnerSide: c.intOrNull('winner_side'),
     variant: gameVariantOf(c.textOrNull('variant')),
     points: c.intOrNull('points'),
-    result: result && result.result ? (result.resigned === null ? { result: result.result } : { result: result.result, resigned: result.resigned }) : null,
+    result: result && result.result ? statsResult(result.result, result.resigned, result.offeredBy) : null,
     actions: statsActions(c, 'actions'),
   };
 }

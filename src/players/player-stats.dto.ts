@@ -67,6 +67,18 @@ export class PlayerStatsDto {
   beavers: number;
 
   @ApiProperty({
+    description: "Resignations the player offered (R3.10): accepted plus refused. Counted from the player's finished games; a resignation recorded without `offeredBy` counts for nobody.",
+    example: 3,
+  })
+  resignationsOffered: number;
+
+  @ApiProperty({ description: 'Of those, accepted: resigned finishes whose `offeredBy` is the player (R3.10).', example: 2 })
+  resignationsAccepted: number;
+
+  @ApiProperty({ description: 'Of those, refused: his `resign-refused` actions (R3.10).', example: 1 })
+  resignationsRefused: number;
+
+  @ApiProperty({
     type: [MoneyNetDto],
     description: "Money net per currency, by currency code: the sum of the player's nets over every session he played in (its statement's `netMinor`). Empty when he never played for money.",
   })

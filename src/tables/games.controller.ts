@@ -50,7 +50,11 @@ const GAME_EXAMPLES: Record<TableKind, { start: BodyExamples; action: BodyExampl
       take: { summary: 'Ben takes', value: { type: 'take', by: ben } },
       pass: { summary: 'Ben passes: Anna wins the game at the cube value', value: { type: 'pass', by: ben } },
       finish: { summary: 'Anna wins a gammon', value: { type: 'finish', winner: anna, result: 'gammon' } },
-      resigned: { summary: 'Ben resigns a single game to Anna (R1.4)', value: { type: 'finish', winner: anna, result: 'single', resigned: true } },
+      resigned: {
+        summary: 'Ben offers a single and Anna accepts: he resigns the game to her (R1.4, R3.10)',
+        value: { type: 'finish', winner: anna, result: 'single', resigned: true, offeredBy: ben },
+      },
+      resignRefused: { summary: 'Ben offers to resign a gammon; Anna refuses and play goes on (R3.10)', value: { type: 'resign-refused', by: ben, result: 'gammon' } },
     },
   },
   money: {
@@ -90,7 +94,7 @@ const GAME_EXAMPLES: Record<TableKind, { start: BodyExamples; action: BodyExampl
   },
 };
 
-const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with ${MONEY_WRITE_422}`;
+const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with ${MONEY_WRITE_422}`;
 
 /**
  * The same game routes on every kind of table (the HTTP contract, "Games and cube actions"):

@@ -57,6 +57,7 @@ function stored(a: ActionDto, seq: number, at: Date): StoredAction {
   if (a.result !== undefined) s.result = a.result;
   if (a.checkersLeft !== undefined) s.checkersLeft = a.checkersLeft;
   if (a.type === 'finish') s.resigned = a.resigned ?? false;
+  if (a.offeredBy !== undefined) s.offeredBy = a.offeredBy;
   return s;
 }
 

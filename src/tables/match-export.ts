@@ -13,7 +13,8 @@ function matActions(actions: StoredAction[], sideOf: (playerId: string) => SideI
   let cube = 1;
   let offered = 0;
   for (const a of actions) {
-    if (a.type === 'finish' || a.by === undefined) continue;
+    // A refused resignation (R3.10) has no line in the .mat record.
+    if (a.type === 'finish' || a.type === 'resign-refused' || a.by === undefined) continue;
     const side = sideOf(a.by);
     if (a.type === 'double') {
       offered = cube * 2;

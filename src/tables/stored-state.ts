@@ -35,13 +35,15 @@ export type { GameSetups, GameStates, TableKind, TableSetups, TableStates } from
 /** An action as recorded: what the scorer sent, its sequence number and time. */
 export interface StoredAction {
   seq: number;
-  type: 'double' | 'take' | 'pass' | 'beaver' | 'raccoon' | 'finish';
+  type: 'double' | 'take' | 'pass' | 'beaver' | 'raccoon' | 'finish' | 'resign-refused';
   by?: string;
   cube?: string | null;
   cubes?: string[];
   winner?: string;
   result?: VariantResult;
   resigned?: boolean;
+  /** R3.10: who offered the resignation a finish records. */
+  offeredBy?: string;
   /** R8.6: Tavla 31. */
   checkersLeft?: number;
   at: string;
@@ -362,7 +364,7 @@ function assertChouetteGame(v: unknown, f: Field): asserts v is StoredChouetteGa
   assertChouetteGameSetup(o.setup, f.at('setup'));
 }
 
-const ACTION_TYPES: ReadonlyArray<StoredAction['type']> = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish'];
+const ACTION_TYPES: ReadonlyArray<StoredAction['type']> = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish', 'resign-refused'];
 
 function assertAction(v: unknown, f: Field): asserts v is StoredAction {
   const o = record(v, f);
@@ -374,6 +376,7 @@ function assertAction(v: unknown, f: Field): asserts v is StoredAction {
   if (o.winner !== undefined) assertString(o.winner, f.at('winner'));
   if (o.result !== undefined) assertOneOf(o.result, VARIANT_RESULTS, f.at('result'));
   if (o.resigned !== undefined) assertBoolean(o.resigned, f.at('resigned'));
+  if (o.offeredBy !== undefined) assertString(o.offeredBy, f.at('offeredBy'));
   if (o.checkersLeft !== undefined) assertNumber(o.checkersLeft, f.at('checkersLeft'));
   assertString(o.at, f.at('at'));
 }
@@ -511,8 +514,12 @@ export function toDomainAction(a: ActionDto | StoredAction): GameAction {
       winner: a.winner,
       result: a.result,
       resigned: a.resigned ?? false,
+      ...(a.offeredBy === undefined ? {} : { offeredBy: a.offeredBy }),
       ...(a.checkersLeft === undefined ? {} : { checkersLeft: a.checkersLeft }),
     };
+  }
+  if (a.type === 'resign-refused') {
+    return { type: 'resign-refused', by: a.by as string, result: a.result, ...(a.checkersLeft === undefined ? {} : { checkersLeft: a.checkersLeft }) };
   }
   if (a.type === 'double') return { type: 'double', by: a.by as string, ...(a.cubes ? { cubes: a.cubes } : {}) };
   return { type: a.type, by: a.by as string, ...(a.cube ? { cube: a.cube } : {}) };

@@ -235,7 +235,7 @@ export class CreateMoneyGameDto {
   rules?: MoneyGameRulesDto;
 }
 
-const ACTION_TYPES = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish'] as const;
+const ACTION_TYPES = ['double', 'take', 'pass', 'beaver', 'raccoon', 'finish', 'resign-refused'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** The field belongs to these action types only (a finish has no `by`, a take no `winner`): anything else is refused, not stored. */
@@ -255,10 +255,10 @@ export class ActionDto {
   @IsIn(ACTION_TYPES)
   type: ActionType;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Who acts (double and answers).' })
+  @ApiPropertyOptional({ format: 'uuid', description: 'Who acts (double and answers); `resign-refused`: who offered the resignation that was refused (R3.10).' })
   @IsOptional()
   @IsUUID()
-  @OnlyFor('double', 'take', 'pass', 'beaver', 'raccoon')
+  @OnlyFor('double', 'take', 'pass', 'beaver', 'raccoon', 'resign-refused')
   by?: string;
 
   @ApiPropertyOptional({ type: [String], description: 'Chouette: the member cubes a double addresses.' })
@@ -288,15 +288,20 @@ export class ActionDto {
   })
   @IsOptional()
   @IsIn(VARIANT_RESULTS)
-  @OnlyFor('finish')
+  @OnlyFor('finish', 'resign-refused')
   result?: VariantResult;
 
-  @ApiPropertyOptional({ description: "finish, Tavla 31 only: the loser's checkers left on the board, the game's points (R8.6).", minimum: 1, maximum: 15, example: 7 })
+  @ApiPropertyOptional({
+    description: "finish, Tavla 31 only: the loser's checkers left on the board, the game's points (R8.6); `resign-refused` in Tavla 31: the checkers the offer was at.",
+    minimum: 1,
+    maximum: 15,
+    example: 7,
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(15)
-  @OnlyFor('finish')
+  @OnlyFor('finish', 'resign-refused')
   checkersLeft?: number;
 
   @ApiPropertyOptional({ description: 'finish: the loser resigned at that level (R1.4).', default: false })
@@ -304,6 +309,15 @@ export class ActionDto {
   @IsBoolean()
   @OnlyFor('finish')
   resigned?: boolean;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'finish with `resigned: true`: the player of the losing side who offered the resignation (R3.10); counted in his statistics as an offer made and accepted.',
+  })
+  @IsOptional()
+  @IsUUID()
+  @OnlyFor('finish')
+  offeredBy?: string;
 }
 
 export class StartGameDto {
@@ -403,6 +417,9 @@ export class ActionRecordDto {
   @ApiPropertyOptional()
   resigned?: boolean;
 
+  @ApiPropertyOptional({ format: 'uuid', description: 'finish: who offered the resignation (R3.10).' })
+  offeredBy?: string;
+
   @ApiPropertyOptional({ description: 'Tavla 31 (R8.6).' })
   checkersLeft?: number;
 
@@ -419,6 +436,9 @@ export class ResultDto {
 
   @ApiProperty()
   resigned: boolean;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A resignation: the player of the losing side who offered it, when the scorer said (R3.10).' })
+  offeredBy?: string;
 
   @ApiPropertyOptional({ description: "Tavla 31: the loser's checkers left, the game's points (R8.6)." })
   checkersLeft?: number;
