@@ -2873,6 +2873,8 @@ export interface components {
             houseMinor: number;
             /** @description What the house is still owed (+) or owes (−) after the payments it took part in. */
             houseOutstandingMinor: number;
+            /** @description The session's finished matches and how each ended, by points or by a forfeit (R3.2, R3.9), in the order they ended (then by id). A voided result that reopened a match takes it off the list. */
+            matches: components["schemas"]["StatementMatchDto"][];
             /** @description Payments recorded against the session, in the order recorded (R6.5). */
             payments: components["schemas"]["StatementPaymentDto"][];
             /** @description By name, then id. */
@@ -2893,6 +2895,59 @@ export interface components {
             totalMinor: number;
             /** @description R6.5: who pays whom to settle every outstanding balance exactly; at most (parties with a non-zero balance − 1), the house counted. */
             transfers: components["schemas"]["TransferDto"][];
+        };
+        StatementMatchDto: {
+            /**
+             * Format: date-time
+             * @description When its last game, penalty or forfeit was recorded.
+             */
+            endedAt: string;
+            /** @description How the match ended (R3.2, R3.9). */
+            endedBy: components["schemas"]["StatementMatchEndDto"];
+            /** Format: uuid */
+            matchId: string;
+            /**
+             * @description The final score, side 0 first (penalty points included, R3.6).
+             * @example [
+             *       5,
+             *       2
+             *     ]
+             */
+            score: number[];
+            /**
+             * @description Each side's names, a pair joined by " & ".
+             * @example [
+             *       "Anna",
+             *       "Ben"
+             *     ]
+             */
+            sideNames: string[];
+            /** @description Player ids, side 0 then side 1 (a side may be a pair, R3.7). */
+            sides: string[][];
+            /** @description The stake the loser paid the winner (R3.8), or null. */
+            stakeMinor: number | null;
+            /**
+             * @description The side that won.
+             * @enum {integer}
+             */
+            winnerSide: 0 | 1;
+        };
+        StatementMatchEndDto: {
+            /**
+             * @description `points`: a score reached the target (R3.2); `forfeit`: a side forfeited (R3.9).
+             * @enum {string}
+             */
+            kind: "points" | "forfeit";
+            /**
+             * @description Forfeit only: why (R3.9); `penalties` when penalty points against the side passed half the target (R3.6).
+             * @enum {string}
+             */
+            reason?: "no-show" | "lateness" | "time" | "disqualification" | "withdrawal" | "concession" | "penalties";
+            /**
+             * @description Forfeit only: the side that forfeited.
+             * @enum {integer}
+             */
+            side?: 0 | 1;
         };
         StatementPaymentDto: {
             amountMinor: number;

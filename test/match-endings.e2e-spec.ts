@@ -1,5 +1,6 @@
 import { bearer, startApp, TestApp } from './support/app';
 import { clubWith, double, finish, take } from './support/club';
+import { pdfText } from './support/pdf-text';
 import { readModelDifferences } from './support/read-models';
 
 /**
@@ -73,6 +74,40 @@ describe('match endings: forfeits and voiding the latest result', () => {
     // The list and the finished-match filter show how it ended.
     const listed = (await c.get(`/v1/matches?sessionId=${session}&status=finished`)).body.items;
     expect(listed.map((m: { id: string; endedBy: unknown }) => [m.id, m.endedBy])).toEqual([[id, expect.objectContaining({ kind: 'forfeit', side: 1, reason: 'no-show' })]]);
+    // The settlement statement shows the match and how it ended, in JSON, CSV and PDF.
+    const names = [(await c.get(`/v1/players/${A}`)).body.name, (await c.get(`/v1/players/${B}`)).body.name];
+    const statement = (await c.get(`/v1/sessions/${session}/settlement`)).body;
+    expect(statement.matches).toEqual([
+      {
+        matchId: id,
+        sides: [[A], [B]],
+        sideNames: names,
+        score: [0, 0],
+        winnerSide: 0,
+        endedBy: { kind: 'forfeit', side: 1, reason: 'no-show' },
+        stakeMinor: 300,
+        endedAt: expect.any(String),
+      },
+    ]);
+    expect(statement.players.map((p: { playerId: string; netMinor: number }) => [p.playerId, p.netMinor])).toEqual(
+      expect.arrayContaining([
+        [A, 300],
+        [B, -300],
+      ]),
+    );
+    const csv = (await c.get(`/v1/sessions/${session}/settlement`).set('Accept', 'text/csv')).text;
+    expect(csv.split('\r\n').filter((l) => l.startsWith('match,'))).toEqual([expect.stringContaining(`match,${id},${names[0]} vs ${names[1]},`)]);
+    expect(csv).toContain(`${names[1]},,${names[0]},300,USD,score=0-0; endedBy=forfeit; side=1; reason=no-show,`);
+    const pdf = await c
+      .get(`/v1/sessions/${session}/settlement`)
+      .set('Accept', 'application/pdf')
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (x: Buffer) => chunks.push(x));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    expect(pdfText(pdf.body as Buffer).text.join('\n')).toContain(`forfeit by ${names[1]}: no-show`);
     // Over is over: no game, no second forfeit.
     expect((await c.post(`/v1/matches/${id}/games`)).body).toMatchObject({ code: 'MATCH_FINISHED' });
     const again = await c.post(`/v1/matches/${id}/forfeit`, { side: 0, reason: 'concession' });

@@ -7,6 +7,7 @@
  * payments; the statement depends on nothing else, so the same ledger always
  * gives a byte-identical statement (every list has a total order).
  */
+import type { MatchEnd } from './match';
 import { sumMinor, fromBigMinor } from './money';
 import { compareParty, HOUSE, netsFromEntries, outstandingBalances, percentFromBasisPoints, settleTransfers, Transfer } from './settlement';
 
@@ -28,8 +29,29 @@ export interface StatementInput {
   /** Each party's net from the session's ledger (received − paid), the house included. */
   nets: ReadonlyMap<string, number>;
   payments: StatementPayment[];
+  /** The session's finished matches (R3.2, R3.9); none when left out. */
+  matches?: StatementMatchInput[];
   /** The time of the latest ledger entry or payment; the session's creation when there is none. */
   asOf: string;
+}
+
+/** A finished match of the session, as the statement shows it. */
+export interface StatementMatchInput {
+  matchId: string;
+  /** Player ids, side 0 then side 1 (a side may be a pair, R3.7). */
+  sides: readonly [readonly string[], readonly string[]];
+  score: readonly [number, number];
+  winnerSide: 0 | 1;
+  /** R3.2, R3.9: by points, or a forfeit with the side and the reason. */
+  endedBy: MatchEnd;
+  /** R3.8: the stake, or null. */
+  stakeMinor: number | null;
+  endedAt: string;
+}
+
+/** A finished match in the statement: the input with each side's names ("Anna & Carl"). */
+export interface StatementMatch extends StatementMatchInput {
+  sideNames: [string, string];
 }
 
 export interface StatementPayment {
@@ -78,6 +100,8 @@ export interface Statement {
   /** What the house is still owed (+) or owes (−) after the payments it took part in. */
   houseOutstandingMinor: number;
   payments: Array<StatementPayment & { fromName: string; toName: string }>;
+  /** The session's finished matches and how each ended (R3.2, R3.9), by the time they ended, then id. */
+  matches: StatementMatch[];
   /** R6.5: who pays whom to settle every outstanding balance; at most (non-zero balances − 1). */
   transfers: StatementTransfer[];
   /** Players' nets plus the house's: always 0 (R6.3, R6.4). */
@@ -146,6 +170,9 @@ export function buildStatement(input: StatementInput): Statement {
     houseMinor,
     houseOutstandingMinor: outstanding.get(HOUSE) ?? 0,
     payments: payments.map((p) => ({ ...p, fromName: nameOf(p.from), toName: nameOf(p.to) })),
+    matches: [...(input.matches ?? [])]
+      .sort((a, b) => compareParty(a.endedAt, b.endedAt) || compareParty(a.matchId, b.matchId))
+      .map((m) => ({ ...m, sideNames: [m.sides[0].map(nameOf).join(' & '), m.sides[1].map(nameOf).join(' & ')] })),
     transfers,
     totalMinor: fromBigMinor(total, 'totalMinor'),
   };

@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 
 import { ListQuery } from '../common/pagination';
 import { OptionalNullable } from '../common/validation';
 import { IsCurrency } from '../common/validators';
+import { FORFEIT_REASONS, type ForfeitReason } from '../domain/match';
 
 /** A player id (UUID) or the club's house account. */
 const PARTY_RE = /^(house|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -172,6 +173,43 @@ export class StatementPaymentDto {
   at: string;
 }
 
+export class StatementMatchEndDto {
+  @ApiProperty({ enum: ['points', 'forfeit'], description: '`points`: a score reached the target (R3.2); `forfeit`: a side forfeited (R3.9).' })
+  kind: 'points' | 'forfeit';
+
+  @ApiPropertyOptional({ enum: [0, 1], description: 'Forfeit only: the side that forfeited.' })
+  side?: 0 | 1;
+
+  @ApiPropertyOptional({ enum: FORFEIT_REASONS, description: 'Forfeit only: why (R3.9); `penalties` when penalty points against the side passed half the target (R3.6).' })
+  reason?: ForfeitReason;
+}
+
+export class StatementMatchDto {
+  @ApiProperty({ format: 'uuid' })
+  matchId: string;
+
+  @ApiProperty({ type: 'array', items: { type: 'array', items: { type: 'string', format: 'uuid' } }, description: 'Player ids, side 0 then side 1 (a side may be a pair, R3.7).' })
+  sides: string[][];
+
+  @ApiProperty({ type: [String], description: 'Each side\'s names, a pair joined by " & ".', example: ['Anna', 'Ben'] })
+  sideNames: [string, string];
+
+  @ApiProperty({ type: [Number], description: 'The final score, side 0 first (penalty points included, R3.6).', example: [5, 2] })
+  score: [number, number];
+
+  @ApiProperty({ enum: [0, 1], description: 'The side that won.' })
+  winnerSide: 0 | 1;
+
+  @ApiProperty({ type: StatementMatchEndDto, description: 'How the match ended (R3.2, R3.9).' })
+  endedBy: StatementMatchEndDto;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'The stake the loser paid the winner (R3.8), or null.' })
+  stakeMinor: number | null;
+
+  @ApiProperty({ format: 'date-time', description: 'When its last game, penalty or forfeit was recorded.' })
+  endedAt: string;
+}
+
 export class TransferDto {
   @ApiProperty({ description: `Who pays. ${PARTY_DOC}` })
   from: string;
@@ -234,6 +272,12 @@ export class StatementDto {
 
   @ApiProperty({ type: [StatementPaymentDto], description: 'Payments recorded against the session, in the order recorded (R6.5).' })
   payments: StatementPaymentDto[];
+
+  @ApiProperty({
+    type: [StatementMatchDto],
+    description: "The session's finished matches and how each ended, by points or by a forfeit (R3.2, R3.9), in the order they ended (then by id). A voided result that reopened a match takes it off the list.",
+  })
+  matches: StatementMatchDto[];
 
   @ApiProperty({ type: [TransferDto], description: 'R6.5: who pays whom to settle every outstanding balance exactly; at most (parties with a non-zero balance − 1), the house counted.' })
   transfers: TransferDto[];

@@ -4,6 +4,17 @@ import type { Reads, Tx } from '../db/tx';
 import { LEDGER_KINDS, LedgerKind, minorFromDb } from '../ledger';
 import { PaymentEntity } from '../payments';
 import { SessionEntity } from '../sessions';
+import { sideOf } from '../player-stats';
+import { decodeTableJson, type MatchTableSetup, type MatchTableState } from '../tables';
+
+/** A finished match of a session with its finished games, as the statement reads it. */
+export interface SessionMatchRow {
+  id: string;
+  setup: MatchTableSetup;
+  state: MatchTableState;
+  stakeMinor: number | null;
+  games: Array<{ gameNo: number; winnerSide: 0 | 1; points: number; endedAt: Date | null }>;
+}
 
 export interface LedgerLine {
   id: string;
@@ -101,6 +112,35 @@ export class SettlementRepository {
    * Every party's net and finished games in the session (its running totals, kept with
    * the ledger), and the time of the latest change.
    */
+  /** The session's finished matches (R3.2, R3.9) with their finished games: two queries whatever their number. */
+  async finishedMatches(tx: Reads, clubId: string, sessionId: string): Promise<SessionMatchRow[]> {
+    const matches = await tx.rows(
+      `SELECT id, setup, state, stake_minor::text AS stake FROM game_tables
+        WHERE club_id = $1 AND session_id = $2 AND kind = 'match' AND status = 'finished' ORDER BY id`,
+      [clubId, sessionId],
+      (r): SessionMatchRow => {
+        const c = cols(r);
+        const id = c.text('id');
+        const { setup, state } = decodeTableJson('match', id, c.json('setup'), c.json('state'));
+        const stake = c.textOrNull('stake');
+        return { id, setup, state, stakeMinor: stake === null ? null : minorFromDb(stake), games: [] };
+      },
+    );
+    if (matches.length === 0) return [];
+    const byId = new Map(matches.map((m) => [m.id, m]));
+    await tx.rows(
+      `SELECT table_id, game_no, winner_side, points, ended_at FROM games
+        WHERE club_id = $1 AND table_id = ANY($2::uuid[]) AND status = 'finished' ORDER BY table_id, game_no`,
+      [clubId, [...byId.keys()]],
+      (r) => {
+        const c = cols(r);
+        byId.get(c.text('table_id'))?.games.push({ gameNo: c.int('game_no'), winnerSide: sideOf(c, 'winner_side'), points: c.int('points'), endedAt: c.dateOrNull('ended_at') });
+        return null;
+      },
+    );
+    return matches;
+  }
+
   async sessionTotals(tx: Reads, clubId: string, sessionId: string): Promise<{ nets: Map<string, number>; games: Map<string, number>; latest: Date | null }> {
     const rows = await tx.rows(`SELECT party, net_minor::text AS net, games, last_at FROM session_totals WHERE club_id = $1 AND session_id = $2`, [clubId, sessionId], (r) => {
       const c = cols(r);

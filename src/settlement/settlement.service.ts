@@ -12,11 +12,12 @@ import { Db } from '../db/db.service';
 import { Outbox } from '../outbox/outbox';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
-import { buildStatement, HOUSE_NAME, Statement } from '../domain/statement';
+import { buildStatement, HOUSE_NAME, Statement, StatementMatchInput } from '../domain/statement';
 import { addPaymentToParties, minorFromDb } from '../ledger';
 import { PaymentEntity } from '../payments';
 import { SessionEntity, SessionsRepository } from '../sessions';
-import { assertPlayersInClub } from '../tables';
+import { assertPlayersInClub, scoreOf, standingForfeit, standingPenalties } from '../tables';
+import type { SessionMatchRow } from './settlement.repository';
 import {
   BalanceDto,
   BalancesQuery,
@@ -131,6 +132,7 @@ export class SettlementService {
       const parties = new Set<string>([...nets.keys(), ...payments.flatMap((p) => [p.fromParty, p.toParty])]);
       parties.delete(HOUSE);
       const players = (await this.repo.sessionPlayers(tx, auth.clubId, s.id, [...parties])).map((p) => ({ ...p, games: games.get(p.playerId) ?? 0 }));
+      const matches = (await this.repo.finishedMatches(tx, auth.clubId, s.id)).flatMap(statementMatch);
       let asOf = latest ?? s.createdAt;
       for (const p of payments) if (p.createdAt > asOf) asOf = p.createdAt;
       const statement = buildStatement({
@@ -155,6 +157,7 @@ export class SettlementService {
           note: p.note,
           at: p.createdAt.toISOString(),
         })),
+        matches,
         asOf: asOf.toISOString(),
       });
       return { statement, timeZone: club.timezone };
@@ -358,4 +361,17 @@ export class SettlementService {
       };
     });
   }
+}
+
+/**
+ * A finished match as the statement shows it: score, winner and how it ended (R3.2,
+ * R3.9), ended at its last game, penalty or forfeit.
+ */
+function statementMatch(m: SessionMatchRow): StatementMatchInput[] {
+  const score = scoreOf(m.setup, m.games, m.state);
+  if (score.status !== 'finished' || score.winnerSide === null || score.endedBy === null) return [];
+  const forfeit = standingForfeit(m.state);
+  const times = [...m.games.flatMap((g) => (g.endedAt ? [g.endedAt.toISOString()] : [])), ...standingPenalties(m.state).map((p) => p.at), ...(forfeit ? [forfeit.at] : [])];
+  const endedAt = times.reduce((a, b) => (b > a ? b : a), '');
+  return [{ matchId: m.id, sides: m.setup.sides, score: [score.score[0], score.score[1]], winnerSide: score.winnerSide, endedBy: score.endedBy, stakeMinor: m.stakeMinor, endedAt }];
 }

@@ -26,13 +26,19 @@
  *   (1 row)   | (houseMinor), outstandingMinor = houseOutstandingMinor, currency
  *   payment   | playerId = the payment's id, fromId, fromName, toId, toName,
  *   (1 each)  | amountMinor, currency, note (empty when there is none), at
+ *   match     | playerId = the match's id, name = `<side 0> vs <side 1>` (a
+ *   (1 each   | pair's names joined by ` & `), fromName = the losing side,
+ *   finished  | toName = the winning side, amountMinor = its stake (empty when
+ *   match)    | none), currency, note = `score=<a>-<b>; endedBy=points` or
+ *             | `score=<a>-<b>; endedBy=forfeit; side=<0|1>; reason=<reason>`
+ *             | (R3.2, R3.9), at = when it ended — in the Statement's order
  *   transfer  | fromId, fromName, toId, toName, amountMinor, currency — the
  *   (1 each)  | transfers that settle the session, in the Statement's order
  *   total     | netMinor = totalMinor (players' nets plus the house's: always 0),
  *   (1 row)   | currency
  *
- * Rows come in exactly that order: session, players, house, payments, transfers,
- * total.
+ * Rows come in exactly that order: session, players, house, payments, matches,
+ * transfers, total.
  *
  * NUMBERS. The numeric columns (games, netMinor, paidMinor, receivedMinor,
  * outstandingMinor, amountMinor) hold integers in minor units (R6.2), written
@@ -121,7 +127,7 @@ const MAJOR_OF = { net: 'netMinor', paid: 'paidMinor', received: 'receivedMinor'
 type MajorColumn = keyof typeof MAJOR_OF;
 type TextColumn = Exclude<Column, NumericColumn | MajorColumn | 'record'>;
 
-type RecordKind = 'session' | 'player' | 'house' | 'payment' | 'transfer' | 'total';
+type RecordKind = 'session' | 'player' | 'house' | 'payment' | 'match' | 'transfer' | 'total';
 
 /** One data row: the record kind, then whichever cells it fills (the rest stay empty). */
 type Row = { record: RecordKind } & Partial<Record<NumericColumn, number>> & Partial<Record<TextColumn, string>>;
@@ -176,6 +182,21 @@ export function renderStatementCsv(s: Statement, options: CsvOptions = {}): stri
       currency,
       note: p.note ?? '',
       at: at(p.at),
+    });
+  }
+  for (const m of s.matches) {
+    const loser = m.winnerSide === 0 ? 1 : 0;
+    const end = m.endedBy.kind === 'points' ? 'endedBy=points' : `endedBy=forfeit; side=${m.endedBy.side}; reason=${m.endedBy.reason}`;
+    rows.push({
+      record: 'match',
+      playerId: m.matchId,
+      name: `${m.sideNames[0]} vs ${m.sideNames[1]}`,
+      fromName: m.sideNames[loser],
+      toName: m.sideNames[m.winnerSide],
+      ...(m.stakeMinor === null ? {} : { amountMinor: m.stakeMinor }),
+      currency,
+      note: `score=${m.score[0]}-${m.score[1]}; ${end}`,
+      at: at(m.endedAt),
     });
   }
   for (const t of s.transfers) {

@@ -349,6 +349,23 @@ function draw(doc: Doc, ts: Typesetter, s: Statement, time: Clock): void {
     );
   }
 
+  // The session's finished matches and how each ended (R3.2, R3.9); left out when there is none.
+  if (s.matches.length > 0) {
+    layout.heading(`Matches (${s.matches.length})`, HEADER_HEIGHT + ROW_HEIGHT);
+    const sideWidth = 130;
+    const ended = (m: Statement['matches'][number]) => (m.endedBy.kind === 'points' ? 'points' : `forfeit by ${m.sideNames[m.endedBy.side]}: ${m.endedBy.reason}`);
+    layout.table(
+      [
+        { title: 'Side 0', width: sideWidth, align: 'left' },
+        { title: 'Side 1', width: sideWidth, align: 'left' },
+        { title: 'Score', width: 50, align: 'center' },
+        { title: 'Ended by', width: w - 2 * sideWidth - 50 - 75, align: 'left' },
+        { title: 'Stake', unit: currency, width: 75, align: 'right', numeric: true },
+      ],
+      s.matches.map((m) => [m.sideNames[0], m.sideNames[1], `${m.score[0]}–${m.score[1]}`, ended(m), m.stakeMinor === null ? '' : money(m.stakeMinor)]),
+    );
+  }
+
   // Transfers that settle what is outstanding.
   if (s.transfers.length === 0) {
     layout.heading('Transfers to settle', ROW_HEIGHT);
