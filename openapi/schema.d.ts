@@ -2998,6 +2998,8 @@ export interface components {
              * @description When the board match ended; null while it is not over.
              */
             endedAt: string | null;
+            /** @description How the board match ended, by points or by a forfeit (R3.2, R3.9), as the match shows it; null while it is not over. */
+            endedBy: components["schemas"]["MatchEndDto"] | (never | null);
             /**
              * Format: uuid
              * @description The board's match: an ordinary match, played through /v1/matches/{id}/games.

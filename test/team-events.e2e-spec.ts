@@ -83,8 +83,9 @@ describe('team events (R3.7) over HTTP', () => {
     expect(g1.body).toMatchObject({ points: 3, winnerSide: 0 });
     let e = await event(id);
     expect(e).toMatchObject({ score: [1, 0], status: 'in-progress', winnerTeam: null, decidedAt: null });
-    expect(e.boards[0]).toMatchObject({ score: [3, 0], status: 'finished', winnerTeam: 0 });
+    expect(e.boards[0]).toMatchObject({ score: [3, 0], status: 'finished', winnerTeam: 0, endedBy: { kind: 'points' } });
     expect(e.boards[0].endedAt).toEqual(expect.any(String));
+    expect(e.boards[1].endedBy).toBeNull();
     expect(e.version).toBeGreaterThan(1);
 
     // Board 2: Ben wins a single (1-0: the event does not move), then a doubled game (3-0).
@@ -117,6 +118,16 @@ describe('team events (R3.7) over HTTP', () => {
     const decidedAt = e.decidedAt;
     expect(decidedAt).toBe(e.boards[1].endedAt);
 
+    // A forfeit ends a board too (R3.9), and its void reopens it: the event goes back to where it was.
+    const forfeit = await c.post(`/v1/matches/${m3}/forfeit`, { side: 0, reason: 'no-show' });
+    expect(forfeit.status).toBe(201);
+    e = await event(id);
+    expect(e.boards[2]).toMatchObject({ score: [0, 0], status: 'finished', winnerTeam: 1, endedBy: { kind: 'forfeit', side: 0, reason: 'no-show' } });
+    expect((await c.post(`/v1/matches/${m3}/void`, { reason: 'Carl had phoned ahead' })).status).toBe(200);
+    e = await event(id);
+    expect(e).toMatchObject({ score: [2, 0], status: 'decided', winnerTeam: 0, decidedAt });
+    expect(e.boards[2]).toMatchObject({ score: [0, 0], status: 'in-progress', winnerTeam: null, endedBy: null });
+
     // Board 3: Fay wins 2 (gammon) then 1 in the Crawford game: 0-3. Every board is over.
     await c.post(`/v1/matches/${m3}/games`, { actions: [finish(F, 'gammon')] });
     await c.post(`/v1/matches/${m3}/games`, { actions: [finish(F)] });
@@ -128,7 +139,7 @@ describe('team events (R3.7) over HTTP', () => {
       [[0, 3], 'finished', 1],
     ]);
 
-    // The ledger: one stake per board, paid by the board's loser (R3.8); the voided one reversed (R6.3).
+    // The ledger: one stake per board, paid by the board's loser (R3.8); the voided ones reversed (R6.3).
     const ledger = await c.get(`/v1/sessions/${session}/ledger?limit=200`);
     expect(ledger.status).toBe(200);
     const entries = ledger.body.items as Entry[];
@@ -137,9 +148,13 @@ describe('team events (R3.7) over HTTP', () => {
       [m1, D, A, 500],
       [m2, E, B, 500],
       [m2, E, B, 500],
+      [m3, C, F, 500], // the forfeit's, reversed by its void
       [m3, C, F, 500],
     ]);
-    expect(entries.filter((x) => x.kind === 'void').map(row)).toEqual([[m2, B, E, 500]]);
+    expect(entries.filter((x) => x.kind === 'void').map(row)).toEqual([
+      [m2, B, E, 500],
+      [m3, F, C, 500],
+    ]);
     expect(entries.every((x) => x.kind === 'match-stake' || x.kind === 'void')).toBe(true);
     for (const [m, loser, winner] of [
       [m1, D, A],

@@ -275,7 +275,8 @@ export class StatementDto {
 
   @ApiProperty({
     type: [StatementMatchDto],
-    description: "The session's finished matches and how each ended, by points or by a forfeit (R3.2, R3.9), in the order they ended (then by id). A voided result that reopened a match takes it off the list.",
+    description:
+      "The session's finished matches and how each ended, by points or by a forfeit (R3.2, R3.9), in the order they ended (then by id). A voided result that reopened a match takes it off the list.",
   })
   matches: StatementMatchDto[];
 

@@ -10,6 +10,6 @@ export { GameStats } from './game-stats';
 export type { StatsChange } from './game-stats';
 export type { MatchTableRow } from './stored-state';
 export { newTableRow, TableEntity, TablePlayerEntity } from './table.entity';
-export { MatchRulesDto, MatchRulesStateDto } from './tables.dto';
+export { MatchEndDto, MatchRulesDto, MatchRulesStateDto } from './tables.dto';
 export { matchEnd, matchView } from './table-views';
 export { tableEvent } from './table-events';

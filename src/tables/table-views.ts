@@ -80,7 +80,7 @@ export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: s
  * R3.2, R3.9: how the match ended, as answered: by points, or a side's forfeit with its
  * reason (a forfeit by penalties, R3.6, dated by its last penalty).
  */
-export function matchEnd(t: MatchTableRow, score: MatchScore): MatchEndDto | null {
+export function matchEnd(t: Pick<MatchTableRow, 'state'>, score: MatchScore): MatchEndDto | null {
   const end = score.endedBy;
   if (end === null) return null;
   if (end.kind === 'points') return { kind: 'points' };

@@ -5,7 +5,7 @@ import { ListQuery } from '../common/pagination';
 import { MoneyMinor } from '../common/validation';
 import { VARIANT_NAMES, type VariantName } from '../domain/game-variants';
 import { MAX_BOARDS } from '../domain/team-event';
-import { MatchRulesDto, MatchRulesStateDto } from '../tables';
+import { MatchEndDto, MatchRulesDto, MatchRulesStateDto } from '../tables';
 
 // ---- requests ---------------------------------------------------------------------
 
@@ -129,6 +129,9 @@ export class TeamEventBoardDto {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the board match ended; null while it is not over.' })
   endedAt: string | null;
+
+  @ApiProperty({ type: MatchEndDto, nullable: true, description: 'How the board match ended, by points or by a forfeit (R3.2, R3.9), as the match shows it; null while it is not over.' })
+  endedBy: MatchEndDto | null;
 }
 
 export class TeamEventDto {

@@ -12,7 +12,7 @@ import { assertStakeHasSession } from '../domain/session';
 import { scoreTeamEvent, teamBoards } from '../domain/team-event';
 import { minorFromDb } from '../ledger';
 import { Outbox } from '../outbox/outbox';
-import { assertPlayersInClub, matchView, newMatchSetup, newTableRow, scoreOf, SessionGate, standingForfeit, standingPenalties, tableEvent, TablesRepository } from '../tables';
+import { assertPlayersInClub, matchEnd, matchView, newMatchSetup, newTableRow, scoreOf, SessionGate, standingForfeit, standingPenalties, tableEvent, TablesRepository } from '../tables';
 import { TeamEventEntity } from './team-event.entity';
 import { CreateTeamEventDto, TeamEventBoardDto, TeamEventDto, TeamEventListQuery } from './team-events.dto';
 import { BoardGameRow, BoardRow, TeamEventRow, TeamEventsRepository } from './team-events.repository';
@@ -155,6 +155,7 @@ export class TeamEventsService {
         status: s.status,
         winnerTeam: s.winnerSide,
         endedAt: endedAt?.toISOString() ?? null,
+        endedBy: matchEnd(b, s),
       };
     });
     const ev = scoreTeamEvent(boardDtos.map((b) => ({ winnerSide: b.winnerTeam, endedAt: b.endedAt === null ? null : Date.parse(b.endedAt) })));
