@@ -1681,6 +1681,12 @@ export interface components {
             /** @description Match settings; money-only settings must be off (R2.8); `cube` for long nardy (R8.1). */
             rules?: components["schemas"]["VariantMatchRulesDto"];
             /**
+             * Format: date-time
+             * @description When the match is due to start (RFC 3339, any offset; answered in UTC): what a director measures lateness from before a forfeit for `lateness` or `no-show` (R3.9).
+             * @example 2026-12-05T19:30:00+01:00
+             */
+            scheduledAt?: string;
+            /**
              * Format: uuid
              * @description The session the match belongs to; needed for a stake (R3.8).
              */
@@ -2092,6 +2098,11 @@ export interface components {
             /** @description Every penalty given (R3.6), voided ones too, in order. */
             penalties: components["schemas"]["PenaltyRecordDto"][];
             rules: components["schemas"]["VariantMatchRulesStateDto"];
+            /**
+             * Format: date-time
+             * @description When the match was due to start (UTC), as given at its creation; null when none was.
+             */
+            scheduledAt: string | null;
             /**
              * @description Real totals (R3.2).
              * @example [

@@ -118,7 +118,10 @@ describe('match endings: forfeits and voiding the latest result', () => {
   it('rates a forfeited match once a game was finished in it, and the void takes rating and stake back (R3.9, R7.1, R6.3)', async () => {
     const [A, B] = await pair();
     const session = await c.session();
-    const id = await newMatch({ sessionId: session, sides: [[A], [B]], target: 5, stakeMinor: 250 });
+    // Due at 19:30 Paris time: kept and answered in UTC; a time that is not RFC 3339 is refused.
+    expect((await c.post('/v1/matches', { sides: [[A], [B]], target: 5, scheduledAt: 'tonight' })).status).toBe(400);
+    const id = await newMatch({ sessionId: session, sides: [[A], [B]], target: 5, stakeMinor: 250, scheduledAt: '2026-12-05T19:30:00+01:00' });
+    expect((await c.get(`/v1/matches/${id}`)).body).toMatchObject({ scheduledAt: '2026-12-05T18:30:00.000Z', endedBy: null });
     await c.post(`/v1/matches/${id}/games`, { actions: [finish(B)] }); // 0-1
     const f = await c.post(`/v1/matches/${id}/forfeit`, { side: 1, reason: 'lateness', note: 'Forty minutes late for the second round' });
     expect(f.body).toMatchObject({ status: 'finished', winnerSide: 0, score: [0, 1], endedBy: { kind: 'forfeit', side: 1, reason: 'lateness' } });

@@ -297,6 +297,7 @@ function assertMatchSetup(v: unknown, f: Field): asserts v is MatchTableSetup {
   assertMatchRules(o.rules, f.at('rules'));
   assertBoolean(o.hasCube, f.at('hasCube'));
   if (o.variant !== undefined) assertOneOf(o.variant, VARIANTS, f.at('variant'));
+  if (o.scheduledAt !== undefined) assertString(o.scheduledAt, f.at('scheduledAt'));
 }
 
 function assertMatchState(v: unknown, f: Field): asserts v is MatchTableState {

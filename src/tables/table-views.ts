@@ -67,6 +67,7 @@ export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: s
     stakeMinor: t.stakeMinor === null ? null : minorFromDb(t.stakeMinor),
     currency,
     endedBy: matchEnd(t, score),
+    scheduledAt: setup.scheduledAt ?? null,
     penalties: penaltiesOf(t).map(({ voided, ...p }) => ({ ...p, voided: voided !== undefined, voidedBy: voided ? { ...voided } : null })),
     currentGameNo: t.currentGameNo,
     games,

@@ -5,6 +5,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsBoolean,
+  IsDateString,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -167,6 +168,15 @@ export class CreateMatchDto {
   @IsOptional()
   @MoneyMinor()
   stakeMinor?: number;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When the match is due to start (RFC 3339, any offset; answered in UTC): what a director measures lateness from before a forfeit for `lateness` or `no-show` (R3.9).',
+    example: '2026-12-05T19:30:00+01:00',
+  })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  scheduledAt?: string;
 }
 
 export class PenaltyDto {
@@ -608,6 +618,8 @@ export class MatchDto {
   @ApiProperty({ type: Number, nullable: true }) stakeMinor: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The session currency (null without a session).' }) currency: string | null;
   @ApiProperty({ type: MatchEndDto, nullable: true, description: 'How the match ended (R3.2, R3.9); null while it is in progress.' }) endedBy: MatchEndDto | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the match was due to start (UTC), as given at its creation; null when none was.' }) scheduledAt:
+    string | null;
   @ApiProperty({ type: [PenaltyRecordDto], description: 'Every penalty given (R3.6), voided ones too, in order.' }) penalties: PenaltyRecordDto[];
   @ApiProperty({ type: Number, nullable: true, description: 'The game in progress, if any.' }) currentGameNo: number | null;
   @ApiProperty({ type: [GameSummaryDto] }) games: GameSummaryDto[];

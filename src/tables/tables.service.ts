@@ -37,6 +37,7 @@ export class TablesService {
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
     return this.commands.run(cmd, 201, async (tx) => {
       const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
+      if (dto.scheduledAt !== undefined) setup.scheduledAt = new Date(dto.scheduledAt).toISOString();
       assertStakeHasSession('match', dto.stakeMinor, dto.sessionId);
       const players = [...setup.sides[0], ...setup.sides[1]];
       await assertPlayersInClub(tx, auth.clubId, players);

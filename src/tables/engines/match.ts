@@ -68,6 +68,8 @@ export interface MatchTableSetup {
   hasCube: boolean;
   /** R8: the match's variant (absent in rows written before variants: backgammon). */
   variant?: Variant;
+  /** When the match is due to start (RFC 3339, kept in UTC); absent when not given. */
+  scheduledAt?: string;
 }
 
 /**
