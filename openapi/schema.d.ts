@@ -3213,6 +3213,11 @@ export interface components {
              */
             deadCube?: "refuse" | "allow";
             /**
+             * @description R3.1 backgammon only: admit any target from 1 to 63, even ones included (a 2- or 4-point match); Crawford and the dead cube apply as usual. Other variants take any target already: refused switched on there (R8.10).
+             * @default false
+             */
+            evenTarget?: boolean;
+            /**
              * @description R1.5 Jacoby rule.
              * @default true
              */
@@ -3234,6 +3239,8 @@ export interface components {
             cubeLimit: number | null;
             /** @enum {string} */
             deadCube: "refuse" | "allow";
+            /** @description R3.1: present (true) when the match was created with `evenTarget: true`. */
+            evenTarget?: boolean;
             jacoby: boolean;
             raccoons: boolean;
         };

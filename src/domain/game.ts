@@ -157,6 +157,13 @@ export function newGame(setup: GameSetup, automaticDoubles = 0): GameState {
 
 /** Applies one action. Pure: returns the next state or throws a RuleViolation. */
 export function applyAction(setup: GameSetup, state: GameState, action: GameAction): GameState {
+  if (variantOf(setup) === 'tavla-31' && typeof action === 'object' && action !== null && (action.type === 'finish' || action.type === 'resign-refused') && action.result !== undefined) {
+    // R8.6, R8.10: a Tavla 31 game has no result to name; it ends by the checkers left alone.
+    refuse('RESULT_NOT_IN_VARIANT', 'R8.10', `A Tavla 31 game has no "result": it ends with the loser's checkers left, "checkersLeft" 1 to 15 alone (R8.6, R8.10)`, {
+      variant: 'tavla-31',
+      result: action.result,
+    });
+  }
   const normalised = normaliseAction(action);
   if (state.status === 'finished') {
     refuseFinished(state, normalised);

@@ -104,7 +104,7 @@ export interface MatchScore {
 }
 
 /** R3.1: an odd target from 1 to 63; the message says "even" or "out of range". */
-export function validateTarget(target: unknown): number {
+export function validateTarget(target: unknown, evenTarget = false): number {
   if (typeof target !== 'number' || !Number.isInteger(target)) {
     refuse('INVALID_TARGET', 'R3.1', `The match target must be a whole odd number from ${MIN_TARGET} to ${MAX_TARGET} (R3.1)`, {
       target,
@@ -113,8 +113,8 @@ export function validateTarget(target: unknown): number {
   if (target < MIN_TARGET || target > MAX_TARGET) {
     refuse('TARGET_OUT_OF_RANGE', 'R3.1', `A ${target}-point match is out of range: the target is an odd number from ${MIN_TARGET} to ${MAX_TARGET} (R3.1)`, { target });
   }
-  if (target % 2 === 0) {
-    refuse('TARGET_EVEN', 'R3.1', `${target} is even: a match is played to an odd number of points, such as 3, 5 or 7 (R3.1)`, {
+  if (target % 2 === 0 && !evenTarget) {
+    refuse('TARGET_EVEN', 'R3.1', `${target} is even: a match is played to an odd number of points, such as 3, 5 or 7, unless it is created with "evenTarget": true (R3.1)`, {
       target,
     });
   }
@@ -127,12 +127,13 @@ export function validateTarget(target: unknown): number {
  */
 export function createMatch(input: MatchInput): MatchSetup {
   const variant = parseVariant(input.variant);
-  // R3.1 for backgammon, R8.7 for the other variants.
-  const target = variant === 'backgammon' ? validateTarget(input.target) : validateVariantTarget(variant, input.target);
+  // R8.1, R8.10: `cube`, `evenTarget` and the settings the variant lacks, then the match settings (R2.8, R3.4, R3.5).
+  const { settings, rest } = splitVariantRules(variant, input.rules ?? {}, 'match');
+  // R3.1 for backgammon (an even target only with `evenTarget`), R8.7 for the other variants.
+  const target = variant === 'backgammon' ? validateTarget(input.target, settings.evenTarget) : validateVariantTarget(variant, input.target);
   const sides = validateSides(input.sides, 'match');
-  // R8.1, R8.10: `cube` and the settings the variant lacks, then the match settings (R2.8, R3.4, R3.5).
-  const { settings, rest } = splitVariantRules(variant, input.rules ?? {});
-  const rules = variantRules(resolveMatchRules(rest as MatchRulesInput), settings);
+  const resolved = variantRules(resolveMatchRules(rest as MatchRulesInput), settings);
+  const rules = settings.evenTarget ? Object.freeze({ ...resolved, evenTarget: true }) : resolved;
   const hasCube = target > 1 && variantHasCube(variant, settings.cube);
   return input.variant === undefined ? { sides, target, rules, hasCube } : { sides, target, rules, hasCube, variant };
 }

@@ -36,6 +36,8 @@ export interface MoneyRules extends CubeRules {
 export interface MatchRules extends CubeRules {
   readonly crawford: boolean;
   readonly deadCube: DeadCubeMode;
+  /** R3.1: kept (true) only on a match created with `evenTarget: true`. */
+  readonly evenTarget?: boolean;
 }
 
 /** What a client may send: any subset of the settings. */
@@ -86,6 +88,7 @@ const SETTING_RULE: Readonly<Record<Exclude<keyof MatchRules, 'cube'>, string>> 
   backgammonMultiplier: 'R1.2',
   crawford: 'R3.4',
   deadCube: 'R3.5',
+  evenTarget: 'R3.1',
 };
 
 const MONEY_ONLY: readonly (keyof CubeRules)[] = ['beavers', 'raccoons', 'automaticDoubles', 'jacoby'];

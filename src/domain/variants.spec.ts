@@ -4,7 +4,21 @@ import { applyAction, GameAction, GameSetup, newGame, replay } from './game';
 import { createMatch, nextMatchGameSetup, scoreMatch } from './match';
 import { assertMoneyTableOpen, createMoneyTable, leadReached, moneyGameSetup, pointsTotals } from './money-game';
 import { expectRefusal } from './test-helpers';
-import { GAME_VARIANTS, gameVariantAt, GameVariant, RESULTS_OF, resultValue, VARIANT_RESULTS, Variant, VariantResult, variantHasCube } from './variants';
+import {
+  GAME_VARIANTS,
+  gameVariantAt,
+  GameVariant,
+  RESULTS_OF,
+  resultValue,
+  VARIANT_RESULTS,
+  VARIANT_SETTINGS,
+  Variant,
+  VariantResult,
+  VARIANTS,
+  variantHasCube,
+  variantHasSetting,
+  type VariantSetting,
+} from './variants';
 
 const A = 'alice';
 const B = 'bob';
@@ -98,8 +112,11 @@ describe('R8.6 Tavla 31', () => {
   });
 
   it('R8.6 checkersLeft is 1 to 15 and needed; R8.10 not elsewhere', () => {
-    expectRefusal(() => replay(money('tavla-31'), [fin('single', { checkersLeft: 16 })]), 'INVALID_RESULT', 'R8.6');
-    expectRefusal(() => replay(money('tavla-31'), [fin('single', { checkersLeft: 0 })]), 'INVALID_RESULT', 'R8.6');
+    expectRefusal(() => replay(money('tavla-31'), [fin(undefined, { checkersLeft: 16 })]), 'INVALID_RESULT', 'R8.6');
+    expectRefusal(() => replay(money('tavla-31'), [fin(undefined, { checkersLeft: 0 })]), 'INVALID_RESULT', 'R8.6');
+    // R8.10: Tavla 31 has no result at all, so naming one is refused even with the checkers left.
+    expectRefusal(() => replay(money('tavla-31'), [fin('single', { checkersLeft: 3 })]), 'RESULT_NOT_IN_VARIANT', 'R8.10');
+    expect(replay(money('tavla-31'), [fin(undefined, { checkersLeft: 3 })]).points).toBe(3);
     expectRefusal(() => replay(money('tavla-31'), [fin('single')]), 'RESULT_NOT_IN_VARIANT', 'R8.10');
     expectRefusal(() => replay(money('tavla-31'), [fin(undefined)]), 'RESULT_NOT_IN_VARIANT', 'R8.10');
     expectRefusal(() => replay(money('portes'), [fin(undefined)]), 'INVALID_RESULT', 'R1.1');
@@ -186,7 +203,8 @@ describe('R8 properties', () => {
           if (!(e instanceof RuleViolation)) throw e;
           expect(e.code).toBe('RESULT_NOT_IN_VARIANT');
         }
-        if (RESULTS_OF[v].includes(r)) {
+        // R8.10: a Tavla 31 finish names no result (its checkers left alone score it).
+        if (RESULTS_OF[v].includes(r) && v !== 'tavla-31') {
           expect(scored).toBe(resultValue(v, r, 3, v === 'tavla-31' ? n : undefined));
         } else {
           expect(scored).toBeNull();
@@ -208,5 +226,90 @@ describe('R8 properties', () => {
         }
       }),
     );
+  });
+});
+
+describe('R8.10 the settings a variant has, at every route that takes them', () => {
+  const ON: Record<VariantSetting, unknown[]> = {
+    jacoby: [true],
+    beavers: [true],
+    raccoons: [true],
+    automaticDoubles: [1],
+    crawford: [true],
+    deadCube: ['allow', 'refuse'],
+    cubeLimit: [8],
+    backgammonMultiplier: [2],
+    evenTarget: [true],
+  };
+  const OFF = [false, 0, null];
+  /** The settings each kind of table takes at all (the others are unknown to it: R4.3, R2.8). */
+  const OF_KIND: Record<'match' | 'money', readonly VariantSetting[]> = {
+    match: VARIANT_SETTINGS,
+    money: ['jacoby', 'beavers', 'raccoons', 'automaticDoubles', 'cubeLimit', 'backgammonMultiplier'],
+  };
+  const create = (kind: 'match' | 'money', variant: Variant, rules: Record<string, unknown>) =>
+    kind === 'match' ? createMatch({ sides: [[A], [B]], target: 5, variant, rules }) : createMoneyTable({ players: [A, B], stakeMinor: 100, variant, rules });
+  const refusal = (f: () => unknown): RuleViolation | null => {
+    try {
+      f();
+      return null;
+    } catch (e) {
+      if (!(e instanceof RuleViolation)) throw e;
+      return e;
+    }
+  };
+
+  it('R8.10 every variant × kind × setting × value: a lacked setting is refused switched on, naming the variant, and accepted switched off', () => {
+    let checked = 0;
+    for (const variant of VARIANTS) {
+      for (const cube of variant === 'long-nardy' ? [false, true] : [false]) {
+        for (const kind of ['match', 'money'] as const) {
+          for (const setting of OF_KIND[kind]) {
+            const lacked = !variantHasSetting(variant, setting, cube);
+            for (const value of [...ON[setting], ...OFF]) {
+              const rules = { ...(cube ? { cube: true } : {}), [setting]: value };
+              const e = refusal(() => create(kind, variant, rules));
+              const on = !OFF.includes(value as never);
+              if (lacked && on) {
+                expect({ variant, kind, setting, value, code: e?.code, rule: e?.rule }).toEqual({ variant, kind, setting, value, code: 'SETTING_NOT_IN_VARIANT', rule: 'R8.10' });
+                expect(e?.details).toMatchObject({ setting, variant });
+              } else {
+                // Not refused for the variant: what the table has is judged by its own rules (R2.8, R3.1, R4.3), a lacked one sent off is ignored.
+                expect({ variant, kind, setting, value, code: e?.code === 'SETTING_NOT_IN_VARIANT' ? e.code : null }).toEqual({ variant, kind, setting, value, code: null });
+                if (lacked) expect(e).toBeNull();
+              }
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(300);
+  });
+
+  it('R8.10 the requests seen accepted before are refused', () => {
+    expectRefusal(() => createMatch({ sides: [[A], [B]], target: 5, variant: 'long-nardy', rules: { cube: true, backgammonMultiplier: 2 } }), 'SETTING_NOT_IN_VARIANT', 'R8.10');
+    expectRefusal(() => createMoneyTable({ players: [A, B], stakeMinor: 100, variant: 'long-nardy', rules: { cube: true, backgammonMultiplier: 2 } }), 'SETTING_NOT_IN_VARIANT', 'R8.10');
+    expectRefusal(() => createMatch({ sides: [[A], [B]], target: 5, variant: 'portes', rules: { deadCube: 'allow' } }), 'SETTING_NOT_IN_VARIANT', 'R8.10');
+    for (const v of ['portes', 'plakoto', 'fevga', 'tavli', 'tavla-31', 'long-nardy'] as const) {
+      expectRefusal(() => createMoneyTable({ players: [A, B], stakeMinor: 100, variant: v, rules: { cubeLimit: 16 } }), 'SETTING_NOT_IN_VARIANT', 'R8.10');
+      expectRefusal(() => createMatch({ sides: [[A], [B]], target: 5, variant: v, rules: { deadCube: 'refuse' } }), 'SETTING_NOT_IN_VARIANT', 'R8.10');
+    }
+  });
+});
+
+describe('R3.1 evenTarget', () => {
+  it('R3.1 admits an even target in a backgammon match, with its Crawford game at target − 1', () => {
+    expectRefusal(() => createMatch({ sides: [[A], [B]], target: 4 }), 'TARGET_EVEN', 'R3.1');
+    const m = createMatch({ sides: [[A], [B]], target: 4, rules: { evenTarget: true } });
+    expect(m).toMatchObject({ target: 4, rules: { evenTarget: true, crawford: true } });
+    // 3-0 after a gammon and a single: the next game is the Crawford game (R3.4).
+    const score = scoreMatch(m, [
+      { kind: 'game', winnerSide: 0, points: 2 },
+      { kind: 'game', winnerSide: 0, points: 1 },
+    ]);
+    expect(score).toMatchObject({ score: [3, 0], status: 'in-progress', crawfordGameIndex: 2 });
+    expect(createMatch({ sides: [[A], [B]], target: 5, rules: { evenTarget: false } }).rules).not.toHaveProperty('evenTarget');
+    expectRefusal(() => createMatch({ sides: [[A], [B]], target: 64, rules: { evenTarget: true } }), 'TARGET_OUT_OF_RANGE', 'R3.1');
   });
 });

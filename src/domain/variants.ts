@@ -181,14 +181,45 @@ export function validateVariantTarget(variant: Exclude<Variant, 'backgammon'>, t
   return target;
 }
 
-/** The cube settings a table without a cube lacks, and how each is switched off. */
-const CUBE_SWITCHES = ['jacoby', 'beavers', 'raccoons', 'automaticDoubles', 'crawford'] as const;
+/** R8.10: the settings that belong to the doubling cube, lacked by a table without one. */
+export const CUBE_SETTINGS = ['jacoby', 'beavers', 'raccoons', 'automaticDoubles', 'crawford', 'deadCube', 'cubeLimit'] as const;
+
+/** Every setting a variant may lack (R8.10), the cube's and the backgammon-only ones. */
+export const VARIANT_SETTINGS = [...CUBE_SETTINGS, 'backgammonMultiplier', 'evenTarget'] as const;
+export type VariantSetting = (typeof VARIANT_SETTINGS)[number];
+
+/**
+ * R8.10: the one table of which settings a variant's table has, derived from the
+ * domain: the cube's settings where it has a cube (backgammon; long nardy with `cube`),
+ * `backgammonMultiplier` where there is a backgammon to multiply (backgammon only: no
+ * other variant has that result, R8.1–R8.6), and `evenTarget` in a backgammon match (a
+ * variant match takes any target already, R8.7).
+ */
+export function variantHasSetting(variant: Variant, setting: VariantSetting, cubeOn: boolean): boolean {
+  if ((CUBE_SETTINGS as readonly string[]).includes(setting)) return variantHasCube(variant, cubeOn);
+  // backgammonMultiplier, evenTarget
+  return variant === 'backgammon';
+}
+
+/** R8.10, as in R2.8: a lacked setting sent switched off (false, 0 or null) is accepted and ignored. */
+export function isSwitchedOff(value: unknown): boolean {
+  return value === undefined || value === null || value === false || value === 0;
+}
+
+/** Why a lacked setting is not in the variant, for the refusal. */
+function lackReason(variant: Variant, setting: VariantSetting): string {
+  if (setting === 'backgammonMultiplier') return `${VARIANT_NAME[variant]} has no backgammon to multiply`;
+  if (setting === 'evenTarget') return `a ${VARIANT_NAME[variant]} match takes any target from 1 already (R8.7)`;
+  return `"${setting}" needs the doubling cube, and ${variant === 'long-nardy' ? 'this long nardy table plays without it (set "cube": true)' : `${VARIANT_NAME[variant]} has none`}`;
+}
 
 /** R8.1, R8.10: what a table sends as its variant settings besides the backgammon ones. */
 export interface VariantSettings {
   readonly variant: Variant;
   /** R8.1: long nardy with the doubling cube. */
   readonly cube: boolean;
+  /** R3.1: a backgammon match that admits an even target. */
+  readonly evenTarget: boolean;
 }
 
 /**
@@ -198,11 +229,22 @@ export interface VariantSettings {
  * doubles and the Crawford rule. Sent switched off (`false`, `0`, `null`) they are
  * accepted and ignored.
  */
-export function splitVariantRules(variant: Variant, input: unknown): { settings: VariantSettings; rest: unknown } {
+export function splitVariantRules(variant: Variant, input: unknown, kind: 'match' | 'money' = 'money'): { settings: VariantSettings; rest: unknown } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { settings: { variant, cube: false }, rest: input };
+    return { settings: { variant, cube: false, evenTarget: false }, rest: input };
   }
-  const { cube, ...rest } = input as Record<string, unknown>;
+  const { cube, ...given } = input as Record<string, unknown>;
+  // R3.1: `evenTarget` is a match setting; at a money table it is an unknown one (refused by the rules).
+  let evenTarget = false;
+  const rest: Record<string, unknown> = { ...given };
+  if (kind === 'match' && 'evenTarget' in rest) {
+    const v = rest.evenTarget;
+    if (variant === 'backgammon' && v !== undefined && v !== null && typeof v !== 'boolean') {
+      refuse('INVALID_SETTING', 'R3.1', '"evenTarget" must be true or false (R3.1)', { setting: 'evenTarget' });
+    }
+    evenTarget = v === true;
+    delete rest.evenTarget;
+  }
   if (cube !== undefined && cube !== null && typeof cube !== 'boolean') {
     refuse('INVALID_SETTING', 'R8.1', '"cube" must be true or false (R8.1)', { setting: 'cube' });
   }
@@ -213,21 +255,16 @@ export function splitVariantRules(variant: Variant, input: unknown): { settings:
       variant,
     });
   }
-  if (!variantHasCube(variant, cubeOn)) {
-    for (const key of CUBE_SWITCHES) {
-      const value = rest[key];
-      const on = key === 'automaticDoubles' ? value !== undefined && value !== null && value !== 0 : value === true;
-      if (on) {
-        refuse(
-          'SETTING_NOT_IN_VARIANT',
-          'R8.10',
-          `"${key}" needs the doubling cube, and ${variant === 'long-nardy' ? 'this long nardy table plays without it (set "cube": true)' : `${VARIANT_NAME[variant]} has none`} (${VARIANT_RULE[variant]}, R8.10)`,
-          { setting: key, variant },
-        );
-      }
+  const sent: Record<string, unknown> = kind === 'match' ? { ...rest, evenTarget: given.evenTarget } : rest;
+  for (const key of VARIANT_SETTINGS) {
+    if (variantHasSetting(variant, key, cubeOn) || !(key in sent)) continue;
+    if (!isSwitchedOff(sent[key])) {
+      refuse('SETTING_NOT_IN_VARIANT', 'R8.10', `${lackReason(variant, key)}, so "${key}" is refused (${VARIANT_RULE[variant]}, R8.10)`, { setting: key, variant });
     }
+    // Accepted and ignored: the variant's own rules stand (variantRules switches the cube's off).
+    delete rest[key];
   }
-  return { settings: { variant, cube: cubeOn }, rest };
+  return { settings: { variant, cube: cubeOn, evenTarget }, rest };
 }
 
 function listResults(variant: GameVariant): string {

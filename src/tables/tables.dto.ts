@@ -100,6 +100,15 @@ export class VariantMatchRulesDto extends MatchRulesDto {
   @IsOptional()
   @IsBoolean()
   cube?: boolean;
+
+  @ApiPropertyOptional({
+    description:
+      'R3.1 backgammon only: admit any target from 1 to 63, even ones included (a 2- or 4-point match); Crawford and the dead cube apply as usual. Other variants take any target already: refused switched on there (R8.10).',
+    default: false,
+  })
+  @IsOptional()
+  @IsBoolean()
+  evenTarget?: boolean;
 }
 
 /** A money game's settings with the long nardy cube (R8.1) and the stop at a lead (R4.4). */
@@ -571,6 +580,7 @@ export class MatchRulesStateDto extends MoneyRulesStateDto {
 
 export class VariantMatchRulesStateDto extends MatchRulesStateDto {
   @ApiPropertyOptional({ description: 'Long nardy only: played with the cube (R8.1).' }) cube?: boolean;
+  @ApiPropertyOptional({ description: 'R3.1: present (true) when the match was created with `evenTarget: true`.' }) evenTarget?: boolean;
 }
 
 export class MoneyGameRulesStateDto extends MoneyRulesStateDto {
