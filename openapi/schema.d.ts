@@ -2296,6 +2296,12 @@ export interface components {
              */
             jacoby?: boolean;
             /**
+             * @description R8.3 Plakoto and Tavli only: what a mother win is worth, 1, 2 or 3 (outside that, 422 INVALID_SETTING). Refused switched on in any other variant (R8.10).
+             * @default 2
+             * @example 3
+             */
+            motherPoints?: number;
+            /**
              * @description R2.5 raccoons (need beavers).
              * @default false
              */
@@ -2315,6 +2321,8 @@ export interface components {
             cube?: boolean;
             cubeLimit: number | null;
             jacoby: boolean;
+            /** @description R8.3 Plakoto and Tavli tables: what a mother win is worth (1 to 3). */
+            motherPoints?: number;
             raccoons: boolean;
             /** @description R4.4: the lead that finishes the table; null: none. */
             stopAtLead: number | null;
@@ -3223,6 +3231,12 @@ export interface components {
              */
             jacoby?: boolean;
             /**
+             * @description R8.3 Plakoto and Tavli only: what a mother win is worth, 1, 2 or 3 (outside that, 422 INVALID_SETTING). Refused switched on in any other variant (R8.10).
+             * @default 2
+             * @example 3
+             */
+            motherPoints?: number;
+            /**
              * @description R2.5 raccoons (need beavers).
              * @default false
              */
@@ -3242,6 +3256,8 @@ export interface components {
             /** @description R3.1: present (true) when the match was created with `evenTarget: true`. */
             evenTarget?: boolean;
             jacoby: boolean;
+            /** @description R8.3 Plakoto and Tavli tables: what a mother win is worth (1 to 3). */
+            motherPoints?: number;
             raccoons: boolean;
         };
         VariantStatsDto: {

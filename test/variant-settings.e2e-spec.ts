@@ -55,6 +55,26 @@ describe('variant settings and even targets', () => {
     expect(good.body.payouts).toEqual([{ from: B, to: A, amountMinor: 70, kind: 'game' }]);
   });
 
+  it('scores a Plakoto mother at the table’s motherPoints, 3 here, in a money table and a Tavli match (R8.3)', async () => {
+    const session = await c.session();
+    const res = await c.post('/v1/money-games', { sessionId: session, variant: 'plakoto', players: [A, B], stakeMinor: 50, rules: { motherPoints: 3 } });
+    expect(res.status).toBe(201);
+    expect(res.body.rules).toMatchObject({ motherPoints: 3 });
+    const g = await c.post(`/v1/money-games/${res.body.id}/games`, { actions: [{ type: 'finish', winner: B, result: 'mother' }] });
+    expect(g.body).toMatchObject({ status: 'finished', points: 3, winnerSide: 1 });
+    expect(g.body.payouts).toEqual([{ from: A, to: B, amountMinor: 150, kind: 'game' }]);
+    // A Tavli match's second game is Plakoto (R8.5): its mother scores 3 too; unset, it is worth 2.
+    const tavli = (await c.post('/v1/matches', { variant: 'tavli', sides: [[A], [B]], target: 7, rules: { motherPoints: 3 } })).body.id as string;
+    await c.post(`/v1/matches/${tavli}/games`, { actions: [finish(A)] });
+    const g2 = await c.post(`/v1/matches/${tavli}/games`, { actions: [{ type: 'finish', winner: A, result: 'mother' }] });
+    expect(g2.body).toMatchObject({ variant: 'plakoto', points: 3 });
+    expect((await c.get(`/v1/matches/${tavli}`)).body.score).toEqual([4, 0]);
+    const plain = (await c.post('/v1/matches', { variant: 'plakoto', sides: [[A], [B]], target: 7 })).body;
+    expect(plain.rules).toMatchObject({ motherPoints: 2 });
+    const bad = await c.post('/v1/matches', { variant: 'plakoto', sides: [[A], [B]], target: 7, rules: { motherPoints: 4 } });
+    expect(bad.body).toMatchObject({ code: 'INVALID_SETTING', rule: 'R8.3' });
+  });
+
   it('plays a 4-point match with evenTarget: Crawford at 3, the real total kept (R3.1, R3.4)', async () => {
     const refused = await c.post('/v1/matches', { sides: [[A], [B]], target: 4 });
     expect(refused.body).toMatchObject({ code: 'TARGET_EVEN', rule: 'R3.1' });

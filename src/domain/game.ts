@@ -182,7 +182,7 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
       actorOf(setup, normalised.by);
       if (normalised.result === 'draw') refuseDrawOffer();
       if (normalised.result === undefined) refuseMissingResult(variantOf(setup));
-      resultValue(variantOf(setup), normalised.result, setup.rules.backgammonMultiplier, normalised.checkersLeft);
+      resultValue(variantOf(setup), normalised.result, setup.rules.backgammonMultiplier, normalised.checkersLeft, setup.rules.motherPoints);
       return { ...state, actions: recorded };
     }
     case 'double': {
@@ -224,7 +224,7 @@ export function applyAction(setup: GameSetup, state: GameState, action: GameActi
         refuseMissingResult(variantOf(setup));
       }
       // R1.1, R8.1–R8.6: the result's value in the game's variant (R8.10 refuses one it does not have).
-      const value = resultValue(variantOf(setup), result, setup.rules.backgammonMultiplier, checkersLeft);
+      const value = resultValue(variantOf(setup), result, setup.rules.backgammonMultiplier, checkersLeft, setup.rules.motherPoints);
       const resigned = normalised.resigned ?? false;
       if (result === 'draw') {
         return finishDraw(state, cube, recorded, normalised);

@@ -25,6 +25,8 @@ export interface CubeRules {
   readonly backgammonMultiplier: 2 | 3;
   /** R8.1: a long nardy table plays with the cube (kept at long nardy tables only). */
   readonly cube?: boolean;
+  /** R8.3: what a Plakoto mother win is worth, 1 to 3 (kept at Plakoto and Tavli tables only). */
+  readonly motherPoints?: number;
 }
 
 /** R4.3: a money game's settings; R4.4 `stopAtLead` (kept only where the table was created with it). */
@@ -89,6 +91,7 @@ const SETTING_RULE: Readonly<Record<Exclude<keyof MatchRules, 'cube'>, string>> 
   crawford: 'R3.4',
   deadCube: 'R3.5',
   evenTarget: 'R3.1',
+  motherPoints: 'R8.3',
 };
 
 const MONEY_ONLY: readonly (keyof CubeRules)[] = ['beavers', 'raccoons', 'automaticDoubles', 'jacoby'];

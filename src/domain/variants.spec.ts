@@ -240,12 +240,13 @@ describe('R8.10 the settings a variant has, at every route that takes them', () 
     cubeLimit: [8],
     backgammonMultiplier: [2],
     evenTarget: [true],
+    motherPoints: [3],
   };
   const OFF = [false, 0, null];
   /** The settings each kind of table takes at all (the others are unknown to it: R4.3, R2.8). */
   const OF_KIND: Record<'match' | 'money', readonly VariantSetting[]> = {
     match: VARIANT_SETTINGS,
-    money: ['jacoby', 'beavers', 'raccoons', 'automaticDoubles', 'cubeLimit', 'backgammonMultiplier'],
+    money: ['jacoby', 'beavers', 'raccoons', 'automaticDoubles', 'cubeLimit', 'backgammonMultiplier', 'motherPoints'],
   };
   const create = (kind: 'match' | 'money', variant: Variant, rules: Record<string, unknown>) =>
     kind === 'match' ? createMatch({ sides: [[A], [B]], target: 5, variant, rules }) : createMoneyTable({ players: [A, B], stakeMinor: 100, variant, rules });
@@ -311,5 +312,21 @@ describe('R3.1 evenTarget', () => {
     expect(score).toMatchObject({ score: [3, 0], status: 'in-progress', crawfordGameIndex: 2 });
     expect(createMatch({ sides: [[A], [B]], target: 5, rules: { evenTarget: false } }).rules).not.toHaveProperty('evenTarget');
     expectRefusal(() => createMatch({ sides: [[A], [B]], target: 64, rules: { evenTarget: true } }), 'TARGET_OUT_OF_RANGE', 'R3.1');
+  });
+});
+
+describe('R8.3 motherPoints', () => {
+  it('R8.3 a mother win is worth the table’s motherPoints (1 to 3, 2 unless set), at Plakoto and Tavli tables', () => {
+    const plakoto = (rules: Record<string, unknown>) => moneyGameSetup(createMoneyTable({ players: [A, B], stakeMinor: 100, variant: 'plakoto', rules }));
+    expect(replay(plakoto({}), [fin('mother')]).points).toBe(2);
+    expect(replay(plakoto({ motherPoints: 3 }), [fin('mother')]).points).toBe(3);
+    expect(replay(plakoto({ motherPoints: 1 }), [fin('mother')]).points).toBe(1);
+    // A gammon is still 2 whatever the mother is worth.
+    expect(replay(plakoto({ motherPoints: 3 }), [fin('gammon')]).points).toBe(2);
+    expect(createMatch({ sides: [[A], [B]], target: 7, variant: 'tavli', rules: { motherPoints: 3 } }).rules).toMatchObject({ motherPoints: 3 });
+    for (const bad of [0, 4, 2.5, '3']) {
+      expectRefusal(() => createMoneyTable({ players: [A, B], stakeMinor: 100, variant: 'plakoto', rules: { motherPoints: bad as number } }), 'INVALID_SETTING', 'R8.3');
+    }
+    expectRefusal(() => createMatch({ sides: [[A], [B]], target: 5, variant: 'portes', rules: { motherPoints: 3 } }), 'SETTING_NOT_IN_VARIANT', 'R8.10');
   });
 });

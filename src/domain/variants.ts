@@ -112,7 +112,7 @@ export function variantHasResult(variant: GameVariant, result: VariantResult): b
  * draw 0 (R8.3); Tavla 31 the loser's checkers left (R8.6). A result the variant does
  * not have is refused (R8.10).
  */
-export function resultValue(variant: GameVariant, result: VariantResult, backgammonMultiplier: 2 | 3 = 3, checkersLeft?: number): number {
+export function resultValue(variant: GameVariant, result: VariantResult, backgammonMultiplier: 2 | 3 = 3, checkersLeft?: number, motherPoints: number = DEFAULT_MOTHER_POINTS): number {
   assertResultInVariant(variant, result, checkersLeft);
   if (variant === 'tavla-31') return checkersLeft as number;
   switch (result) {
@@ -121,8 +121,10 @@ export function resultValue(variant: GameVariant, result: VariantResult, backgam
       return 1;
     case 'gammon':
     case 'mars':
-    case 'mother':
       return 2;
+    case 'mother':
+      // R8.3: the table's `motherPoints`.
+      return motherPoints;
     case 'backgammon':
       return backgammonMultiplier;
     case 'draw':
@@ -185,7 +187,10 @@ export function validateVariantTarget(variant: Exclude<Variant, 'backgammon'>, t
 export const CUBE_SETTINGS = ['jacoby', 'beavers', 'raccoons', 'automaticDoubles', 'crawford', 'deadCube', 'cubeLimit'] as const;
 
 /** Every setting a variant may lack (R8.10), the cube's and the backgammon-only ones. */
-export const VARIANT_SETTINGS = [...CUBE_SETTINGS, 'backgammonMultiplier', 'evenTarget'] as const;
+export const VARIANT_SETTINGS = [...CUBE_SETTINGS, 'backgammonMultiplier', 'evenTarget', 'motherPoints'] as const;
+
+/** R8.3: a mother win is worth 2 unless the table says 1 or 3. */
+export const DEFAULT_MOTHER_POINTS = 2;
 export type VariantSetting = (typeof VARIANT_SETTINGS)[number];
 
 /**
@@ -197,6 +202,8 @@ export type VariantSetting = (typeof VARIANT_SETTINGS)[number];
  */
 export function variantHasSetting(variant: Variant, setting: VariantSetting, cubeOn: boolean): boolean {
   if ((CUBE_SETTINGS as readonly string[]).includes(setting)) return variantHasCube(variant, cubeOn);
+  // R8.3, R8.5: the mother is Plakoto's, so a Tavli table's too.
+  if (setting === 'motherPoints') return variant === 'plakoto' || variant === 'tavli';
   // backgammonMultiplier, evenTarget
   return variant === 'backgammon';
 }
@@ -209,6 +216,7 @@ export function isSwitchedOff(value: unknown): boolean {
 /** Why a lacked setting is not in the variant, for the refusal. */
 function lackReason(variant: Variant, setting: VariantSetting): string {
   if (setting === 'backgammonMultiplier') return `${VARIANT_NAME[variant]} has no backgammon to multiply`;
+  if (setting === 'motherPoints') return `${VARIANT_NAME[variant]} has no mother win (Plakoto and Tavli have, R8.3)`;
   if (setting === 'evenTarget') return `a ${VARIANT_NAME[variant]} match takes any target from 1 already (R8.7)`;
   return `"${setting}" needs the doubling cube, and ${variant === 'long-nardy' ? 'this long nardy table plays without it (set "cube": true)' : `${VARIANT_NAME[variant]} has none`}`;
 }
@@ -220,6 +228,8 @@ export interface VariantSettings {
   readonly cube: boolean;
   /** R3.1: a backgammon match that admits an even target. */
   readonly evenTarget: boolean;
+  /** R8.3: what a mother win is worth at a Plakoto or Tavli table; null elsewhere. */
+  readonly motherPoints: number | null;
 }
 
 /**
@@ -231,7 +241,7 @@ export interface VariantSettings {
  */
 export function splitVariantRules(variant: Variant, input: unknown, kind: 'match' | 'money' = 'money'): { settings: VariantSettings; rest: unknown } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { settings: { variant, cube: false, evenTarget: false }, rest: input };
+    return { settings: { variant, cube: false, evenTarget: false, motherPoints: hasMother(variant) ? DEFAULT_MOTHER_POINTS : null }, rest: input };
   }
   const { cube, ...given } = input as Record<string, unknown>;
   // R3.1: `evenTarget` is a match setting; at a money table it is an unknown one (refused by the rules).
@@ -245,6 +255,16 @@ export function splitVariantRules(variant: Variant, input: unknown, kind: 'match
     evenTarget = v === true;
     delete rest.evenTarget;
   }
+  // R8.3: the mother's worth, 1 to 3, at a Plakoto or Tavli table (elsewhere a lacked setting, below).
+  let motherPoints: number | null = null;
+  if (hasMother(variant)) {
+    const v = rest.motherPoints;
+    if (v !== undefined && v !== null && (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 3)) {
+      refuse('INVALID_SETTING', 'R8.3', `"motherPoints" is what a mother win is worth: 1, 2 or 3 (R8.3); got ${JSON.stringify(v)}`, { setting: 'motherPoints' });
+    }
+    motherPoints = typeof v === 'number' ? v : DEFAULT_MOTHER_POINTS;
+    delete rest.motherPoints;
+  }
   if (cube !== undefined && cube !== null && typeof cube !== 'boolean') {
     refuse('INVALID_SETTING', 'R8.1', '"cube" must be true or false (R8.1)', { setting: 'cube' });
   }
@@ -255,7 +275,7 @@ export function splitVariantRules(variant: Variant, input: unknown, kind: 'match
       variant,
     });
   }
-  const sent: Record<string, unknown> = kind === 'match' ? { ...rest, evenTarget: given.evenTarget } : rest;
+  const sent: Record<string, unknown> = { ...rest, ...(kind === 'match' ? { evenTarget: given.evenTarget } : {}), ...('motherPoints' in given ? { motherPoints: given.motherPoints } : {}) };
   for (const key of VARIANT_SETTINGS) {
     if (variantHasSetting(variant, key, cubeOn) || !(key in sent)) continue;
     if (!isSwitchedOff(sent[key])) {
@@ -264,7 +284,7 @@ export function splitVariantRules(variant: Variant, input: unknown, kind: 'match
     // Accepted and ignored: the variant's own rules stand (variantRules switches the cube's off).
     delete rest[key];
   }
-  return { settings: { variant, cube: cubeOn, evenTarget }, rest };
+  return { settings: { variant, cube: cubeOn, evenTarget, motherPoints }, rest };
 }
 
 function listResults(variant: GameVariant): string {
@@ -280,6 +300,17 @@ function listResults(variant: GameVariant): string {
  * stays null, R8.1).
  */
 export function variantRules<T extends CubeRules & { readonly crawford?: boolean }>(rules: T, settings: VariantSettings): T {
+  const resolved = cubelessRules(rules, settings);
+  // R8.3: a Plakoto or Tavli table keeps what its mother win is worth.
+  return settings.motherPoints === null ? resolved : Object.freeze({ ...resolved, motherPoints: settings.motherPoints });
+}
+
+/** R8.3, R8.5: the variants with a mother win. */
+function hasMother(variant: Variant): boolean {
+  return variant === 'plakoto' || variant === 'tavli';
+}
+
+function cubelessRules<T extends CubeRules & { readonly crawford?: boolean }>(rules: T, settings: VariantSettings): T {
   if (settings.variant === 'backgammon') return rules;
   const withCube = settings.variant === 'long-nardy' ? { ...rules, cube: settings.cube } : { ...rules };
   if (variantHasCube(settings.variant, settings.cube)) return Object.freeze(withCube);

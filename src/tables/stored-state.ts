@@ -222,6 +222,7 @@ function assertCubeRules(v: unknown, f: Field): asserts v is CubeRules {
   assertOneOf(o.backgammonMultiplier, [2, 3], f.at('backgammonMultiplier'));
   if (o.cube !== undefined) assertBoolean(o.cube, f.at('cube'));
   if (o.stopAtLead !== undefined) assertNullable(o.stopAtLead, f.at('stopAtLead'), assertNumber);
+  if (o.motherPoints !== undefined) assertOneOf(o.motherPoints, [1, 2, 3], f.at('motherPoints'));
 }
 
 function assertMatchRules(v: unknown, f: Field): asserts v is MatchRules {
@@ -229,6 +230,7 @@ function assertMatchRules(v: unknown, f: Field): asserts v is MatchRules {
   const o = record(v, f);
   assertBoolean(o.crawford, f.at('crawford'));
   assertOneOf(o.deadCube, ['refuse', 'allow'], f.at('deadCube'));
+  if (o.evenTarget !== undefined) assertBoolean(o.evenTarget, f.at('evenTarget'));
 }
 
 function assertChouetteRules(v: unknown, f: Field): asserts v is ChouetteRules {

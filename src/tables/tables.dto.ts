@@ -109,6 +109,15 @@ export class VariantMatchRulesDto extends MatchRulesDto {
   @IsOptional()
   @IsBoolean()
   evenTarget?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'R8.3 Plakoto and Tavli only: what a mother win is worth, 1, 2 or 3 (outside that, 422 INVALID_SETTING). Refused switched on in any other variant (R8.10).',
+    default: 2,
+    example: 3,
+  })
+  @IsOptional()
+  @IsInt()
+  motherPoints?: number;
 }
 
 /** A money game's settings with the long nardy cube (R8.1) and the stop at a lead (R4.4). */
@@ -117,6 +126,15 @@ export class MoneyGameRulesDto extends MoneyRulesDto {
   @IsOptional()
   @IsBoolean()
   cube?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'R8.3 Plakoto and Tavli only: what a mother win is worth, 1, 2 or 3 (outside that, 422 INVALID_SETTING). Refused switched on in any other variant (R8.10).',
+    default: 2,
+    example: 3,
+  })
+  @IsOptional()
+  @IsInt()
+  motherPoints?: number;
 
   @ApiPropertyOptional({
     description: "R4.4: the table finishes when, after a finished game, one player's points total exceeds the other's by at least this many points; null: never.",
@@ -581,10 +599,12 @@ export class MatchRulesStateDto extends MoneyRulesStateDto {
 export class VariantMatchRulesStateDto extends MatchRulesStateDto {
   @ApiPropertyOptional({ description: 'Long nardy only: played with the cube (R8.1).' }) cube?: boolean;
   @ApiPropertyOptional({ description: 'R3.1: present (true) when the match was created with `evenTarget: true`.' }) evenTarget?: boolean;
+  @ApiPropertyOptional({ description: 'R8.3 Plakoto and Tavli tables: what a mother win is worth (1 to 3).' }) motherPoints?: number;
 }
 
 export class MoneyGameRulesStateDto extends MoneyRulesStateDto {
   @ApiPropertyOptional({ description: 'Long nardy only: played with the cube (R8.1).' }) cube?: boolean;
+  @ApiPropertyOptional({ description: 'R8.3 Plakoto and Tavli tables: what a mother win is worth (1 to 3).' }) motherPoints?: number;
   @ApiProperty({ type: 'integer', nullable: true, description: 'R4.4: the lead that finishes the table; null: none.' }) stopAtLead: number | null;
 }
 
