@@ -1035,7 +1035,7 @@ export interface paths {
         };
         /**
          * The session's finished, voided and abandoned games, every table
-         * @description Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds,variant,checkersLeft` (names joined by ` / `, side 0 first; ids separated by a space; `startedAt` and `endedAt` RFC 3339 in the club's time zone with their offset, where the JSON has UTC; `?bom=1` puts a UTF-8 byte-order mark first). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.
+         * @description Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds,variant,checkersLeft,matchEndedBy,forfeitSide,forfeitReason` (names joined by ` / `, side 0 first; ids separated by a space; `startedAt` and `endedAt` RFC 3339 in the club's time zone with their offset, where the JSON has UTC; `?bom=1` puts a UTF-8 byte-order mark first). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.
          */
         get: operations["listSessionGames"];
         put?: never;
@@ -1119,7 +1119,7 @@ export interface paths {
         };
         /**
          * The session's standings: players by money net, then games won (end-of-night board)
-         * @description Everyone in the session's settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Open or closed sessions.
+         * @description Everyone in the session's settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Each line also has the player's finished matches won and lost, and of those how many were forfeits (R3.9); they do not change the order. Open or closed sessions.
          */
         get: operations["getSessionStandings"];
         put?: never;
@@ -2770,6 +2770,8 @@ export interface components {
              * @example 3
              */
             gameNo: number;
+            /** @description On a finished match's last game, whatever that game's status (a forfeit mid-game closes it as abandoned): how the match ended, as the match shows it (R3.2, R3.9). Null on every other row. A match ended before any game was started has no row; the match and the settlement statement's `matches` show it. */
+            matchEndedBy: components["schemas"]["MatchEndDto"] | (never | null);
             /** @description Who played, side 0 first: a match's or money game's sides in order; a chouette's box, partner, then the team in line order, as seated at the start of the game. */
             players: string[];
             /** @description What the game was worth to its winner (cube × result, or the pre-double value after a pass; a Tavla 31 game's `checkersLeft`, R8.6; 0 for a Plakoto draw, R8.3); null in a chouette and for an abandoned game. */
@@ -2834,6 +2836,16 @@ export interface components {
         };
         StandingDto: {
             /**
+             * @description Of `matchesLost`, those the player's own side forfeited (R3.9).
+             * @example 0
+             */
+            forfeitsLost: number;
+            /**
+             * @description Of `matchesWon`, those the other side forfeited (R3.9: no-show, lateness, time, disqualification, withdrawal, concession, or penalties, R3.6).
+             * @example 1
+             */
+            forfeitsWon: number;
+            /**
              * @description Finished games the player played in the session (voided and abandoned games do not count).
              * @example 12
              */
@@ -2843,6 +2855,16 @@ export interface components {
              * @example 7
              */
             gamesWon: number;
+            /**
+             * @description Finished matches the player's side lost, its own forfeits included (R3.9).
+             * @example 1
+             */
+            matchesLost: number;
+            /**
+             * @description Finished matches the player's side won in the session, forfeits by the other side included (R3.9); a pair's match counts for both partners.
+             * @example 2
+             */
+            matchesWon: number;
             name: string;
             /**
              * @description The player's net for the session, after rake, as in its settlement statement (R6.4, R6.5); minor units of the session currency.

@@ -53,13 +53,15 @@ describe('chouette results in standings, the games list and CSV, and player stat
   afterAll(() => t.close());
 
   it('standings: the member who passed has not won the game; the box is judged by his net over his cubes', async () => {
+    // A chouette is not a match: no one has a match record (R3.9).
+    const noMatches = { matchesWon: 0, matchesLost: 0, forfeitsWon: 0, forfeitsLost: 0 };
     const res = await c.get(`/v1/sessions/${S}/standings`);
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual([
-      { rank: 1, playerId: B, name: 'Ben', netMinor: 300, gamesPlayed: 2, gamesWon: 2 },
-      { rank: 1, playerId: D, name: 'Dan', netMinor: 300, gamesPlayed: 2, gamesWon: 2 },
-      { rank: 3, playerId: C, name: 'Cleo', netMinor: -200, gamesPlayed: 2, gamesWon: 0 },
-      { rank: 4, playerId: A, name: 'Anna', netMinor: -400, gamesPlayed: 2, gamesWon: 0 },
+      { rank: 1, playerId: B, name: 'Ben', netMinor: 300, gamesPlayed: 2, gamesWon: 2, ...noMatches },
+      { rank: 1, playerId: D, name: 'Dan', netMinor: 300, gamesPlayed: 2, gamesWon: 2, ...noMatches },
+      { rank: 3, playerId: C, name: 'Cleo', netMinor: -200, gamesPlayed: 2, gamesWon: 0, ...noMatches },
+      { rank: 4, playerId: A, name: 'Anna', netMinor: -400, gamesPlayed: 2, gamesWon: 0, ...noMatches },
     ]);
   });
 

@@ -115,6 +115,67 @@ describe('match endings: forfeits and voiding the latest result', () => {
     expect(again.body).toMatchObject({ code: 'MATCH_FINISHED', rule: 'R3.9' });
   });
 
+  it("shows how each match ended in the session's games (JSON and CSV) and counts forfeits in the standings (R3.9)", async () => {
+    const [A, B] = await pair();
+    const [C, D] = await pair();
+    const session = await c.session();
+    // Match 1: Alma wins game 1, game 2 is under way when Boris forfeits for lateness.
+    const m1 = await newMatch({ sessionId: session, sides: [[A], [B]], target: 3 });
+    await c.post(`/v1/matches/${m1}/games`, { actions: [finish(A)] });
+    await c.post(`/v1/matches/${m1}/games`);
+    expect((await c.post(`/v1/matches/${m1}/forfeit`, { side: 1, reason: 'lateness' })).status).toBe(201);
+    // Match 2: Cleo beats Alma by points, 3-0 on a backgammon.
+    const m2 = await newMatch({ sessionId: session, sides: [[C], [A]], target: 3 });
+    await c.post(`/v1/matches/${m2}/games`, { actions: [finish(C, 'backgammon')] });
+    // Match 3: Dan never comes: a no-show before any game, so no game row carries it.
+    const m3 = await newMatch({ sessionId: session, sides: [[C], [D]], target: 3 });
+    expect((await c.post(`/v1/matches/${m3}/forfeit`, { side: 1, reason: 'no-show' })).status).toBe(201);
+
+    const games = (await c.get(`/v1/sessions/${session}/games`)).body.items as Array<{ tableId: string; gameNo: number; status: string; matchEndedBy: unknown }>;
+    const byMatch = (id: string) => games.filter((g) => g.tableId === id).map((g) => [g.gameNo, g.status, g.matchEndedBy]);
+    expect(byMatch(m1)).toEqual([
+      [1, 'finished', null],
+      [2, 'abandoned', expect.objectContaining({ kind: 'forfeit', side: 1, reason: 'lateness' })],
+    ]);
+    expect(byMatch(m2)).toEqual([[1, 'finished', { kind: 'points' }]]);
+    expect(byMatch(m3)).toEqual([]);
+    // One game a page: the end is on the right row wherever a page starts.
+    const page1 = (await c.get(`/v1/sessions/${session}/games?limit=1`)).body;
+    const page2 = (await c.get(`/v1/sessions/${session}/games?limit=1&cursor=${page1.nextCursor}`)).body;
+    expect([...page1.items, ...page2.items].map((g: { matchEndedBy: unknown }) => g.matchEndedBy)).toEqual(games.slice(0, 2).map((g) => g.matchEndedBy));
+
+    const csv = (await c.get(`/v1/sessions/${session}/games`).set('Accept', 'text/csv')).text.split('\r\n');
+    expect(csv[0].split(',').slice(-3)).toEqual(['matchEndedBy', 'forfeitSide', 'forfeitReason']);
+    const csvRow = (id: string, gameNo: number) =>
+      csv
+        .find((l) => l.includes(`,${id},${gameNo},`))!
+        .split(',')
+        .slice(-3);
+    expect(csvRow(m1, 1)).toEqual(['', '', '']);
+    expect(csvRow(m1, 2)).toEqual(['forfeit', '1', 'lateness']);
+    expect(csvRow(m2, 1)).toEqual(['points', '', '']);
+
+    const standings = (await c.get(`/v1/sessions/${session}/standings`)).body.items as Array<Record<string, unknown>>;
+    const record = (id: string) => {
+      const s = standings.find((x) => x.playerId === id)!;
+      return [s.matchesWon, s.matchesLost, s.forfeitsWon, s.forfeitsLost];
+    };
+    expect(record(A)).toEqual([1, 1, 1, 0]);
+    expect(record(B)).toEqual([0, 1, 0, 1]);
+    expect(record(C)).toEqual([2, 0, 1, 0]);
+    expect(record(D)).toEqual([0, 1, 0, 1]);
+
+    // The forfeit voided: the match is back in progress (its abandoned game stays abandoned) and no row or record shows it.
+    await c.post(`/v1/matches/${m1}/void`, { reason: 'Wrong start time' });
+    const after = (await c.get(`/v1/sessions/${session}/games`)).body.items as Array<{ tableId: string; status: string; matchEndedBy: unknown }>;
+    expect(after.filter((g) => g.tableId === m1).map((g) => [g.status, g.matchEndedBy])).toEqual([
+      ['finished', null],
+      ['abandoned', null],
+    ]);
+    const again = (await c.get(`/v1/sessions/${session}/standings`)).body.items as Array<Record<string, unknown>>;
+    expect(again.find((x) => x.playerId === B)).toMatchObject({ matchesLost: 0, forfeitsLost: 0 });
+  });
+
   it('rates a forfeited match once a game was finished in it, and the void takes rating and stake back (R3.9, R7.1, R6.3)', async () => {
     const [A, B] = await pair();
     const session = await c.session();

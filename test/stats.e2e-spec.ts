@@ -246,11 +246,11 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       sessionName: 'Tuesday night',
       currency: 'USD',
       items: [
-        { rank: 1, playerId: A, name: 'Anna', netMinor: 100, gamesPlayed: 7, gamesWon: 4 },
-        { rank: 2, playerId: B, name: 'Ben', netMinor: 100, gamesPlayed: 4, gamesWon: 2 },
-        { rank: 3, playerId: C, name: 'Cleo', netMinor: 100, gamesPlayed: 3, gamesWon: 1 },
-        { rank: 4, playerId: E, name: 'Eve', netMinor: 0, gamesPlayed: 0, gamesWon: 0 },
-        { rank: 5, playerId: D, name: 'Dan', netMinor: -300, gamesPlayed: 1, gamesWon: 0 },
+        { rank: 1, playerId: A, name: 'Anna', netMinor: 100, gamesPlayed: 7, gamesWon: 4, matchesWon: 0, matchesLost: 1, forfeitsWon: 0, forfeitsLost: 0 },
+        { rank: 2, playerId: B, name: 'Ben', netMinor: 100, gamesPlayed: 4, gamesWon: 2, matchesWon: 0, matchesLost: 0, forfeitsWon: 0, forfeitsLost: 0 },
+        { rank: 3, playerId: C, name: 'Cleo', netMinor: 100, gamesPlayed: 3, gamesWon: 1, matchesWon: 1, matchesLost: 0, forfeitsWon: 0, forfeitsLost: 0 },
+        { rank: 4, playerId: E, name: 'Eve', netMinor: 0, gamesPlayed: 0, gamesWon: 0, matchesWon: 0, matchesLost: 0, forfeitsWon: 0, forfeitsLost: 0 },
+        { rank: 5, playerId: D, name: 'Dan', netMinor: -300, gamesPlayed: 1, gamesWon: 0, matchesWon: 0, matchesLost: 0, forfeitsWon: 0, forfeitsLost: 0 },
       ],
     });
     // The statement counts the same games.
@@ -276,8 +276,22 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       endedBy: 'finish',
       points: 4,
       voidReason: null,
+      matchEndedBy: null,
     },
-    { tableKind: 'money', tableId: money, gameNo: 2, status: 'finished', players: [A, B], winnerSide: 1, winners: [B], result: null, endedBy: 'pass', points: 1, voidReason: null },
+    {
+      tableKind: 'money',
+      tableId: money,
+      gameNo: 2,
+      status: 'finished',
+      players: [A, B],
+      winnerSide: 1,
+      winners: [B],
+      result: null,
+      endedBy: 'pass',
+      points: 1,
+      voidReason: null,
+      matchEndedBy: null,
+    },
     {
       tableKind: 'money',
       tableId: money,
@@ -290,6 +304,7 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       endedBy: 'finish',
       points: 12,
       voidReason: null,
+      matchEndedBy: null,
     },
     {
       tableKind: 'money',
@@ -303,6 +318,7 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       endedBy: 'finish',
       points: 8,
       voidReason: null,
+      matchEndedBy: null,
     },
     {
       tableKind: 'money',
@@ -316,8 +332,22 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       endedBy: 'finish',
       points: 2,
       voidReason: 'wrong winner',
+      matchEndedBy: null,
     },
-    { tableKind: 'money', tableId: money, gameNo: 6, status: 'abandoned', players: [A, B], winnerSide: null, winners: [], result: null, endedBy: null, points: null, voidReason: null },
+    {
+      tableKind: 'money',
+      tableId: money,
+      gameNo: 6,
+      status: 'abandoned',
+      players: [A, B],
+      winnerSide: null,
+      winners: [],
+      result: null,
+      endedBy: null,
+      points: null,
+      voidReason: null,
+      matchEndedBy: null,
+    },
     {
       tableKind: 'match',
       tableId: match,
@@ -330,6 +360,7 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       endedBy: 'finish',
       points: 2,
       voidReason: null,
+      matchEndedBy: null,
     },
     {
       tableKind: 'match',
@@ -343,6 +374,8 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       endedBy: 'finish',
       points: 2,
       voidReason: null,
+      // The match's last game: the penalty after it took Cleo to 3 (R3.6), so it ended by points (R3.2).
+      matchEndedBy: { kind: 'points' },
     },
     {
       tableKind: 'chouette',
@@ -356,6 +389,7 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       endedBy: 'finish',
       points: null,
       voidReason: null,
+      matchEndedBy: null,
     },
   ];
 
@@ -409,11 +443,14 @@ describe("player statistics, standings and the session's games over HTTP", () =>
       'winnerIds',
       'variant',
       'checkersLeft',
+      'matchEndedBy',
+      'forfeitSide',
+      'forfeitReason',
     ]);
     const name: Record<string, string> = { [A]: 'Anna', [B]: 'Ben', [C]: 'Cleo', [D]: 'Dan' };
     const json = (await c.get(`/v1/sessions/${S}/games?limit=200`)).body.items;
     expect(rows).toEqual(
-      json.map((g: ReturnType<typeof expectedGames>[number] & { startedAt: string; endedAt: string | null }) => [
+      json.map((g: Omit<ReturnType<typeof expectedGames>[number], 'matchEndedBy'> & { startedAt: string; endedAt: string | null; matchEndedBy: { kind: string } | null }) => [
         g.tableKind,
         g.tableId,
         String(g.gameNo),
@@ -431,6 +468,9 @@ describe("player statistics, standings and the session's games over HTTP", () =>
         g.players.join(' '),
         g.winners.join(' '),
         'backgammon',
+        '',
+        g.matchEndedBy?.kind ?? '',
+        '',
         '',
       ]),
     );

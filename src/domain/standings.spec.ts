@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { rankStandings, StandingInput } from './standings';
+import { matchRecords, rankStandings, StandingInput, StandingMatch } from './standings';
 
 const p = (playerId: string, name: string, netMinor: number, gamesWon: number, gamesPlayed = gamesWon): StandingInput => ({ playerId, name, netMinor, gamesPlayed, gamesWon });
 
@@ -43,7 +43,7 @@ describe('session standings', () => {
   it('keeps every field and leaves its input alone', () => {
     const input = [p('b', 'Bob', 0, 0), p('a', 'Ann', 10, 2, 3)];
     const board = rankStandings(input);
-    expect(board[0]).toEqual({ rank: 1, playerId: 'a', name: 'Ann', netMinor: 10, gamesPlayed: 3, gamesWon: 2 });
+    expect(board[0]).toEqual({ rank: 1, playerId: 'a', name: 'Ann', netMinor: 10, gamesPlayed: 3, gamesWon: 2, matchesWon: 0, matchesLost: 0, forfeitsWon: 0, forfeitsLost: 0 });
     expect(input.map((x) => x.playerId)).toEqual(['b', 'a']);
     expect(rankStandings([])).toEqual([]);
   });
@@ -64,5 +64,38 @@ describe('session standings', () => {
         });
       }),
     );
+  });
+
+  describe('match records (R3.9)', () => {
+    const points = (a: string[], b: string[], winnerSide: 0 | 1): StandingMatch => ({ sides: [a, b], winnerSide, endedBy: { kind: 'points' } });
+    const forfeit = (a: string[], b: string[], side: 0 | 1): StandingMatch => ({ sides: [a, b], winnerSide: side === 0 ? 1 : 0, endedBy: { kind: 'forfeit', side, reason: 'lateness' } });
+
+    it('counts a forfeit as a win for the other side, and again as a forfeit on both sides', () => {
+      const r = matchRecords([points(['ann'], ['bob'], 0), forfeit(['ann'], ['cid'], 0), forfeit(['bob'], ['cid'], 0)]);
+      expect(r.get('ann')).toEqual({ matchesWon: 1, matchesLost: 1, forfeitsWon: 0, forfeitsLost: 1 });
+      expect(r.get('bob')).toEqual({ matchesWon: 0, matchesLost: 2, forfeitsWon: 0, forfeitsLost: 1 });
+      expect(r.get('cid')).toEqual({ matchesWon: 2, matchesLost: 0, forfeitsWon: 2, forfeitsLost: 0 });
+    });
+
+    it("counts a pair's match for both partners", () => {
+      const r = matchRecords([forfeit(['ann', 'bob'], ['cid', 'dee'], 1)]);
+      expect([...r.entries()].sort()).toEqual([
+        ['ann', { matchesWon: 1, matchesLost: 0, forfeitsWon: 1, forfeitsLost: 0 }],
+        ['bob', { matchesWon: 1, matchesLost: 0, forfeitsWon: 1, forfeitsLost: 0 }],
+        ['cid', { matchesWon: 0, matchesLost: 1, forfeitsWon: 0, forfeitsLost: 1 }],
+        ['dee', { matchesWon: 0, matchesLost: 1, forfeitsWon: 0, forfeitsLost: 1 }],
+      ]);
+    });
+
+    it('rides along on the board without changing its order', () => {
+      const board = rankStandings([
+        { ...p('a', 'Ann', 0, 1), matches: { matchesWon: 3, matchesLost: 0, forfeitsWon: 3, forfeitsLost: 0 } },
+        { ...p('b', 'Bob', 0, 2), matches: { matchesWon: 0, matchesLost: 3, forfeitsWon: 0, forfeitsLost: 3 } },
+      ]);
+      expect(board.map((s) => [s.rank, s.name, s.matchesWon, s.forfeitsLost])).toEqual([
+        [1, 'Bob', 0, 3],
+        [2, 'Ann', 3, 0],
+      ]);
+    });
   });
 });

@@ -112,12 +112,16 @@ export class SettlementRepository {
    * Every party's net and finished games in the session (its running totals, kept with
    * the ledger), and the time of the latest change.
    */
-  /** The session's finished matches (R3.2, R3.9) with their finished games: two queries whatever their number. */
-  async finishedMatches(tx: Reads, clubId: string, sessionId: string): Promise<SessionMatchRow[]> {
+  /**
+   * The session's finished matches (R3.2, R3.9) with their finished games, or only those
+   * of `ids`: two queries whatever their number.
+   */
+  async finishedMatches(tx: Reads, clubId: string, sessionId: string, ids?: readonly string[]): Promise<SessionMatchRow[]> {
+    if (ids && ids.length === 0) return [];
     const matches = await tx.rows(
       `SELECT id, setup, state, stake_minor::text AS stake FROM game_tables
-        WHERE club_id = $1 AND session_id = $2 AND kind = 'match' AND status = 'finished' ORDER BY id`,
-      [clubId, sessionId],
+        WHERE club_id = $1 AND session_id = $2 AND kind = 'match' AND status = 'finished'${ids ? ' AND id = ANY($3::uuid[])' : ''} ORDER BY id`,
+      ids ? [clubId, sessionId, ids] : [clubId, sessionId],
       (r): SessionMatchRow => {
         const c = cols(r);
         const id = c.text('id');

@@ -19,6 +19,7 @@ const game = (g: Partial<SessionGameCsvRow> = {}): SessionGameCsvRow => ({
   endedBy: 'finish',
   points: 4,
   voidReason: null,
+  matchEndedBy: null,
   ...g,
 });
 
@@ -26,7 +27,7 @@ describe('session games CSV', () => {
   it('writes the header and one CRLF-terminated row per game', () => {
     const text = renderSessionGamesCsv([game()]);
     expect(text).toBe(
-      `${SESSION_GAMES_COLUMNS.join(',')}\r\n` + 'money,t1,1,finished,2026-11-03T19:00:00.000Z,2026-11-03T19:20:00.000Z,Ann / Bob,0,Ann,gammon,false,finish,4,,a b,a,backgammon,\r\n',
+      `${SESSION_GAMES_COLUMNS.join(',')}\r\n` + 'money,t1,1,finished,2026-11-03T19:00:00.000Z,2026-11-03T19:20:00.000Z,Ann / Bob,0,Ann,gammon,false,finish,4,,a b,a,backgammon,,,,\r\n',
     );
     expect(renderSessionGamesCsv([])).toBe(`${SESSION_GAMES_COLUMNS.join(',')}\r\n`);
   });
@@ -35,7 +36,29 @@ describe('session games CSV', () => {
     const [, row] = parseCsv(
       renderSessionGamesCsv([game({ status: 'abandoned', endedAt: '2026-11-03T19:05:00.000Z', winnerSide: null, winners: [], result: null, endedBy: null, points: null })]),
     );
-    expect(row).toEqual(['money', 't1', '1', 'abandoned', '2026-11-03T19:00:00.000Z', '2026-11-03T19:05:00.000Z', 'Ann / Bob', '', '', '', '', '', '', '', 'a b', '', 'backgammon', '']);
+    expect(row).toEqual([
+      'money',
+      't1',
+      '1',
+      'abandoned',
+      '2026-11-03T19:00:00.000Z',
+      '2026-11-03T19:05:00.000Z',
+      'Ann / Bob',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'a b',
+      '',
+      'backgammon',
+      '',
+      '',
+      '',
+      '',
+    ]);
   });
 
   it('quotes separators, quotes and line breaks (RFC 4180) and guards formula-like text', () => {
@@ -70,7 +93,7 @@ describe('session games CSV', () => {
       ]),
     );
     const col = (name: (typeof SESSION_GAMES_COLUMNS)[number]) => rows.slice(1).map((r) => r[SESSION_GAMES_COLUMNS.indexOf(name)]);
-    expect(rows[0].slice(-2)).toEqual(['variant', 'checkersLeft']);
+    expect(rows[0].slice(16, 18)).toEqual(['variant', 'checkersLeft']);
     expect(col('variant')).toEqual(['long-nardy', 'long-nardy', 'plakoto', 'plakoto', 'tavla-31']);
     expect(col('result')).toEqual(['mars', 'oin', 'mother', 'draw', 'single']);
     expect(col('resigned')).toEqual(['false', 'true', 'false', 'false', 'false']);
@@ -78,6 +101,32 @@ describe('session games CSV', () => {
     expect(col('checkersLeft')).toEqual(['', '', '', '', '7']);
     // A draw (R8.3): no winner, finished by `finish`, worth nothing.
     expect([col('winnerSide')[3], col('winners')[3], col('winnerIds')[3], col('endedBy')[3]]).toEqual(['', '', '', 'finish']);
+  });
+
+  it("R3.9: writes how a finished match ended on its last game's row, and nothing on the others", () => {
+    const rows = parseCsv(
+      renderSessionGamesCsv([
+        game({ tableKind: 'match', gameNo: 1 }),
+        game({
+          tableKind: 'match',
+          gameNo: 2,
+          status: 'abandoned',
+          winnerSide: null,
+          winners: [],
+          result: null,
+          endedBy: null,
+          points: null,
+          matchEndedBy: { kind: 'forfeit', side: 1, reason: 'lateness' },
+        }),
+        game({ tableKind: 'match', tableId: 't2', gameNo: 1, matchEndedBy: { kind: 'points' } }),
+      ]),
+    );
+    expect(rows[0].slice(-3)).toEqual(['matchEndedBy', 'forfeitSide', 'forfeitReason']);
+    expect(rows.slice(1).map((r) => r.slice(-3))).toEqual([
+      ['', '', ''],
+      ['forfeit', '1', 'lateness'],
+      ['points', '', ''],
+    ]);
   });
 
   it("writes the times in the club's zone with their offset, across a daylight saving change", () => {

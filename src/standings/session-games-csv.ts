@@ -6,7 +6,7 @@
  * Pure: no framework, no I/O; the same games in the same time zone render to the
  * same bytes.
  *
- * COLUMNS (always these 18, in this order):
+ * COLUMNS (always these 21, in this order):
  *
  *   tableKind   match | money | chouette
  *   tableId     the table's id
@@ -39,14 +39,24 @@
  *               Plakoto or Fevga, R8.5)
  *   checkersLeft  Tavla 31 (R8.6): the loser's checkers left on the board, as an
  *               integer; empty otherwise
+ *   matchEndedBy  points | forfeit on the last game of a finished match (R3.2,
+ *               R3.9), whatever that game's status (a forfeit mid-game closes it as
+ *               abandoned); empty on every other row
+ *   forfeitSide   with `forfeit`: the side that forfeited, 0 | 1; else empty
+ *   forfeitReason with `forfeit`: no-show | lateness | time | disqualification |
+ *               withdrawal | concession | penalties (R3.6); else empty
+ *
+ * A match ended before any game was started (a no-show) has no row here: the match
+ * itself and the settlement statement's matches show how it ended.
  *
  * A voided game keeps what it was (winner, result, points): its status says it no
  * longer counts. Money is not here: the ledger and the settlement statement have it.
  *
- * The two last columns came after the others so that a reader by position keeps
- * finding the first 16 where they were.
+ * Later columns came after the others (variant and checkersLeft after the first
+ * 16, the match's end after those) so that a reader by position keeps finding the
+ * earlier ones where they were.
  *
- * NUMBERS (gameNo, winnerSide, points, checkersLeft) are plain integers, never quoted or prefixed.
+ * NUMBERS (gameNo, winnerSide, points, checkersLeft, forfeitSide) are plain integers, never quoted or prefixed.
  * QUOTING and FORMULA INJECTION as in statement-csv.ts: a field holding `,` `"` CR
  * or LF is quoted with `"` doubled; every text field starting with `=` `+` `-` `@`
  * TAB CR or `'` gets a leading `'` (a player named `=HYPERLINK(…)` stays text).
@@ -81,6 +91,8 @@ export interface SessionGameCsvRow {
   endedBy: 'finish' | 'pass' | null;
   points: number | null;
   voidReason: string | null;
+  /** On a finished match's last game: how the match ended (R3.2, R3.9). */
+  matchEndedBy: { kind: 'points' | 'forfeit'; side?: 0 | 1; reason?: string } | null;
 }
 
 export const SESSION_GAMES_COLUMNS = [
@@ -102,11 +114,14 @@ export const SESSION_GAMES_COLUMNS = [
   'winnerIds',
   'variant',
   'checkersLeft',
+  'matchEndedBy',
+  'forfeitSide',
+  'forfeitReason',
 ] as const;
 
 type Column = (typeof SESSION_GAMES_COLUMNS)[number];
 
-const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points', 'checkersLeft']);
+const NUMERIC = new Set<Column>(['gameNo', 'winnerSide', 'points', 'checkersLeft', 'forfeitSide']);
 
 /** Renders the games as CSV; see the top of this file. */
 export function renderSessionGamesCsv(games: readonly SessionGameCsvRow[], options: GamesCsvOptions = {}): string {
@@ -135,6 +150,9 @@ function cells(g: SessionGameCsvRow, timeZone: string): Record<Column, string | 
     winnerIds: g.winners.map((p) => p.id).join(' '),
     variant: g.variant,
     checkersLeft: g.result?.checkersLeft ?? null,
+    matchEndedBy: g.matchEndedBy?.kind ?? null,
+    forfeitSide: g.matchEndedBy?.side ?? null,
+    forfeitReason: g.matchEndedBy?.reason ?? null,
   };
 }
 

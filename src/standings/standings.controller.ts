@@ -29,7 +29,7 @@ export class StandingsController {
     operationId: 'getSessionStandings',
     summary: "The session's standings: players by money net, then games won (end-of-night board)",
     description:
-      "Everyone in the session's settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Open or closed sessions.",
+      "Everyone in the session's settlement statement but the house, by net (highest first), then games won (most first), then name, then id. `rank` is a competition rank on (net, games won): exact ties share it (1, 2, 2, 4). Each line also has the player's finished matches won and lost, and of those how many were forfeits (R3.9); they do not change the order. Open or closed sessions.",
   })
   @ApiOkResponse({ type: StandingsDto })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
@@ -44,7 +44,7 @@ export class StandingsController {
     operationId: 'listSessionGames',
     summary: "The session's finished, voided and abandoned games, every table",
     description:
-      "Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds,variant,checkersLeft` (names joined by ` / `, side 0 first; ids separated by a space; `startedAt` and `endedAt` RFC 3339 in the club's time zone with their offset, where the JSON has UTC; `?bom=1` puts a UTF-8 byte-order mark first). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.",
+      "Tables in creation order, then game number; games in progress are left out. JSON by default, paged (`limit`, `cursor`). `Accept: text/csv` answers every game of the session at once (`limit` and `cursor` are ignored) as RFC 4180 CSV with CRLF line ends and one header row: `tableKind,tableId,gameNo,status,startedAt,endedAt,players,winnerSide,winners,result,resigned,endedBy,points,voidReason,playerIds,winnerIds,variant,checkersLeft,matchEndedBy,forfeitSide,forfeitReason` (names joined by ` / `, side 0 first; ids separated by a space; `startedAt` and `endedAt` RFC 3339 in the club's time zone with their offset, where the JSON has UTC; `?bom=1` puts a UTF-8 byte-order mark first). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab, CR or `'`) get a leading `'`.",
   })
   @ApiExtraModels(SessionGamePage)
   @ApiProduces(...GAMES_TYPES)

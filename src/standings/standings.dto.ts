@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MatchEndDto } from '../tables';
 
 // ---- standings ----------------------------------------------------------------------
 
@@ -28,6 +29,18 @@ export class StandingDto {
     example: 7,
   })
   gamesWon: number;
+
+  @ApiProperty({ description: "Finished matches the player's side won in the session, forfeits by the other side included (R3.9); a pair's match counts for both partners.", example: 2 })
+  matchesWon: number;
+
+  @ApiProperty({ description: "Finished matches the player's side lost, its own forfeits included (R3.9).", example: 1 })
+  matchesLost: number;
+
+  @ApiProperty({ description: 'Of `matchesWon`, those the other side forfeited (R3.9: no-show, lateness, time, disqualification, withdrawal, concession, or penalties, R3.6).', example: 1 })
+  forfeitsWon: number;
+
+  @ApiProperty({ description: "Of `matchesLost`, those the player's own side forfeited (R3.9).", example: 0 })
+  forfeitsLost: number;
 }
 
 export class StandingsDto {
@@ -140,4 +153,12 @@ export class SessionGameDto {
 
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
   endedAt: string | null;
+
+  @ApiProperty({
+    type: MatchEndDto,
+    nullable: true,
+    description:
+      "On a finished match's last game, whatever that game's status (a forfeit mid-game closes it as abandoned): how the match ended, as the match shows it (R3.2, R3.9). Null on every other row. A match ended before any game was started has no row; the match and the settlement statement's `matches` show it.",
+  })
+  matchEndedBy: MatchEndDto | null;
 }

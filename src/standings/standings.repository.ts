@@ -21,6 +21,8 @@ export interface SessionGameRow extends StatsGame {
   voidReason: string | null;
   startedAt: Date;
   endedAt: Date | null;
+  /** A finished match's last game (whatever its status): the row that carries how the match ended. */
+  endsMatch: boolean;
 }
 
 function mapRow(r: Row): SessionGameRow {
@@ -56,6 +58,7 @@ function mapRow(r: Row): SessionGameRow {
     voidReason: c.textOrNull('void_reason'),
     startedAt: c.date('started_at'),
     endedAt: c.dateOrNull('ended_at'),
+    endsMatch: c.bool('ends_match'),
   };
 }
 
@@ -84,7 +87,8 @@ export class StandingsRepository {
     return tx.rows(
       `SELECT g.table_id, g.game_no, t.kind, g.status, ${TABLE_SIDES_SQL} AS sides, g.setup->'seatsAtStart' AS seats,
               g.winner_side, g.result, g.points, ${GAME_VARIANT_SQL} AS variant, g.void_reason, g.started_at, g.ended_at,
-              CASE WHEN t.kind = 'chouette' THEN g.actions END AS chouette_actions, ${CHOUETTE_REPLAY_SQL}
+              CASE WHEN t.kind = 'chouette' THEN g.actions END AS chouette_actions, ${CHOUETTE_REPLAY_SQL},
+              (t.kind = 'match' AND t.status = 'finished' AND g.game_no = t.next_game_no - 1) AS ends_match
          FROM game_tables t JOIN games g ON g.club_id = t.club_id AND g.table_id = t.id
         WHERE t.club_id = $1 AND t.session_id = $2 AND g.status = ANY($3::text[])${keyset}
         ORDER BY g.table_id, g.game_no

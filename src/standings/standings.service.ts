@@ -5,16 +5,18 @@ import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
+import type { Reads } from '../db/tx';
 import { gameCounts, sidesOf, winnersOf } from '../domain/player-stats';
 import { HOUSE } from '../domain/settlement';
-import { rankStandings } from '../domain/standings';
+import { matchRecords, rankStandings, type StandingMatch } from '../domain/standings';
 import { ClubsRepository } from '../clubs';
 import { SessionsRepository } from '../sessions';
-import { SettlementRepository } from '../settlement';
+import { SettlementRepository, type SessionMatchRow } from '../settlement';
 import { SessionGameCsvRow } from './session-games-csv';
 import { SessionGameDto, StandingsDto } from './standings.dto';
 import { SessionGameRow, StandingsRepository } from './standings.repository';
 import { playerNames } from '../players';
+import { matchEnd, type MatchEndDto, scoreOf } from '../tables';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -30,7 +32,27 @@ function endedBy(g: SessionGameRow): 'finish' | 'pass' | null {
   return g.winnerSide === 0 || g.winnerSide === 1 ? 'pass' : null;
 }
 
-function gameDto(g: SessionGameRow): SessionGameDto {
+/** A finished match's end (R3.2, R3.9), for the standings' records and its last game's row. */
+function finishedMatch(m: SessionMatchRow): { standing: StandingMatch; end: MatchEndDto } | null {
+  const score = scoreOf(m.setup, m.games, m.state);
+  const end = matchEnd(m, score);
+  if (score.status !== 'finished' || score.winnerSide === null || score.endedBy === null || end === null) return null;
+  return { standing: { sides: m.setup.sides, winnerSide: score.winnerSide, endedBy: score.endedBy }, end };
+}
+
+/** How the matches of these rows ended, by table id, for the rows that end a finished match. */
+async function matchEnds(tx: Reads, settlement: SettlementRepository, clubId: string, sessionId: string, rows: readonly SessionGameRow[]): Promise<Map<string, MatchEndDto>> {
+  const ids = [...new Set(rows.filter((g) => g.endsMatch).map((g) => g.tableId))];
+  const out = new Map<string, MatchEndDto>();
+  for (const m of await settlement.finishedMatches(tx, clubId, sessionId, ids)) {
+    const f = finishedMatch(m);
+    if (f) out.set(m.id, f.end);
+  }
+  return out;
+}
+
+function gameDto(g: SessionGameRow, ends: Map<string, MatchEndDto>): SessionGameDto {
+  const end = g.endsMatch ? ends.get(g.tableId) : undefined;
   return {
     tableKind: g.kind,
     tableId: g.tableId,
@@ -46,6 +68,7 @@ function gameDto(g: SessionGameRow): SessionGameDto {
     voidReason: g.voidReason,
     startedAt: g.startedAt.toISOString(),
     endedAt: isoOrNull(g.endedAt),
+    matchEndedBy: end ? { ...end } : null,
   };
 }
 
@@ -74,6 +97,7 @@ export class StandingsService {
       parties.delete(HOUSE);
       const players = await this.settlement.sessionPlayers(tx, auth.clubId, s.id, [...parties]);
       const counts = gameCounts(await this.repo.sessionGames(tx, auth.clubId, s.id, null, ALL, ['finished']));
+      const records = matchRecords((await this.settlement.finishedMatches(tx, auth.clubId, s.id)).flatMap((m) => finishedMatch(m)?.standing ?? []));
       const items = rankStandings(
         players.map((p) => ({
           playerId: p.playerId,
@@ -81,6 +105,7 @@ export class StandingsService {
           netMinor: nets.get(p.playerId) ?? 0,
           gamesPlayed: counts.get(p.playerId)?.played ?? 0,
           gamesWon: counts.get(p.playerId)?.won ?? 0,
+          matches: records.get(p.playerId),
         })),
       );
       return { sessionId: s.id, sessionName: s.name, currency: s.currency.trim(), items };
@@ -97,18 +122,25 @@ export class StandingsService {
     return this.db.read(async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const rows = await this.repo.sessionGames(tx, auth.clubId, s.id, after, limit + 1);
-      return toPage(rows, limit, (g) => [g.tableId, g.gameNo], gameDto);
+      const ends = await matchEnds(tx, this.settlement, auth.clubId, s.id, rows.slice(0, limit));
+      return toPage(
+        rows,
+        limit,
+        (g) => [g.tableId, g.gameNo],
+        (g) => gameDto(g, ends),
+      );
     });
   }
 
-  /** Every game of the session, with the players' names, for the CSV (session-games-csv.ts). */
   /** Every game of the session for the CSV, and the club's time zone it writes times in. */
   gamesForCsv(auth: KeyAuth, sessionId: string): Promise<{ sessionId: string; timeZone: string; rows: SessionGameCsvRow[] }> {
     return this.db.read(async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
-      const games = (await this.repo.sessionGames(tx, auth.clubId, s.id, null, ALL)).map(gameDto);
+      const all = await this.repo.sessionGames(tx, auth.clubId, s.id, null, ALL);
+      const ends = await matchEnds(tx, this.settlement, auth.clubId, s.id, all);
+      const games = all.map((g) => gameDto(g, ends));
       const names = await playerNames(tx, auth.clubId, [...new Set(games.flatMap((g) => g.players))]);
       const named = (ids: string[]) => ids.map((id) => ({ id, name: names.get(id) ?? id }));
       const rows = games.map((g) => ({
@@ -126,6 +158,7 @@ export class StandingsService {
         endedBy: g.endedBy,
         points: g.points,
         voidReason: g.voidReason,
+        matchEndedBy: g.matchEndedBy,
       }));
       return { sessionId: s.id, timeZone: club.timezone, rows };
     });
