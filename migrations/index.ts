@@ -16,6 +16,7 @@ import { WebhookLeases1796432400000 } from './1796432400000-WebhookLeases';
 import { TableListIndexes1796518800000 } from './1796518800000-TableListIndexes';
 import { ReadModels1796605200000 } from './1796605200000-ReadModels';
 import { ResignationStats1796691600000 } from './1796691600000-ResignationStats';
+import { Tournaments1796778000000 } from './1796778000000-Tournaments';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   TableListIndexes1796518800000,
   ReadModels1796605200000,
   ResignationStats1796691600000,
+  Tournaments1796778000000,
 ];

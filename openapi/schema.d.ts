@@ -498,6 +498,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{id}/arrivals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A side arrives at a match with a scheduled start: lateness penalised (R9.6)
+         * @description From the match's `scheduledAt` to `at` (now unless given): one penalty point (R3.6) to the other side for every full 5 minutes late (4:59 costs nothing, 5:00 one point, 15:00 three), given as a penalty with the reason `lateness: N minutes late`; more than half the target forfeits the match for `lateness` (R3.9). On time: nothing changes. Honours `If-Match` (the match's version). Answers the match.
+         */
+        post: operations["recordMatchArrival"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{id}/export": {
         parameters: {
             query?: never;
@@ -1174,6 +1194,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The club's tournaments (filter by status, session), oldest first
+         * @description The club's tournaments (filter by status, session), oldest first.
+         */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Create a tournament, open for entries (R9.1)
+         * @description A knockout (R9.3) or a Swiss event of `rounds` rounds (R9.4), with a match target per round (the last repeats), the variant and match rules of every match, and optionally a session whose ledger takes the entry fees and prizes (R9.9). Every target and setting is checked as `POST /v1/matches` checks them. Emits `tournament.created`.
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tournament: its flights, entries, rounds and pairings, standings, pool and prizes (R9)
+         * @description Every pairing names its match once created; a match of a tournament shows `tournament: { id, flight, bracket, round, pairing }`.
+         */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the draw: entries close, round 1 is paired and its matches created (R9.3, R9.4)
+         * @description Every flight is seeded (by rating, as given, or at random from `randomSeed`) and drawn: a knockout's whole bracket with the byes decided (R9.3), or Swiss round 1 (R9.4). Each pairing with two players becomes a match at its round's target, due at `startsAt`. With an entry fee, every entry pays it to the house, which holds the prize pool (R9.9). Honours `If-Match`. Emits `tournament.updated` and a `table.created` per match.
+         */
+        post: operations["recordTournamentDraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enter a player in a flight, before the draw (R9.2)
+         * @description Once per tournament; the first flight unless one is named; a `seed` for a draw with `seeding: "given"`. Honours `If-Match`. Emits `tournament.updated`.
+         */
+        post: operations["createTournamentEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/entries/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move an entry to another flight, or give it another seed, before the draw (R9.2)
+         * @description Honours `If-Match`. Emits `tournament.updated`.
+         */
+        patch: operations["updateTournamentEntry"];
+        trace?: never;
+    };
+    "/v1/tournaments/{id}/entries/{playerId}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A player withdraws or is disqualified (R9.8)
+         * @description He forfeits the match he is playing or due to play (R3.9, with the reason; a game in progress is abandoned), is paired no more, and in a knockout his next opponent goes through without a match. Before the draw he simply leaves his flight. His entry fee is not refunded (R9.9). Honours `If-Match`. Emits `tournament.updated` (and the forfeited match's events).
+         */
+        post: operations["recordTournamentWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1359,6 +1503,19 @@ export interface components {
             items: components["schemas"]["ApiKeyDto"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        ArrivalDto: {
+            /**
+             * Format: date-time
+             * @description When it arrived (RFC 3339); now unless given.
+             * @example 2026-12-11T19:45:00+01:00
+             */
+            at?: string;
+            /**
+             * @description The side that has arrived (R9.6).
+             * @enum {integer}
+             */
+            side: 0 | 1;
         };
         AuditEntryDto: {
             /**
@@ -1561,6 +1718,10 @@ export interface components {
              */
             version: number;
         };
+        ConsolationDto: {
+            rounds: components["schemas"]["TournamentRoundDto"][];
+            standings: components["schemas"]["TournamentStandingDto"][];
+        };
         CreateApiKeyDto: {
             /** @example Scorer tablet, table 3 */
             name: string;
@@ -1666,7 +1827,7 @@ export interface components {
              */
             sessionId: string | null;
             /** @description The types of event it receives; null: every type. */
-            types: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed")[] | null;
+            types: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed" | "tournament.created" | "tournament.updated")[] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @example https://scores.example/hooks/backgammon */
@@ -1816,6 +1977,83 @@ export interface components {
              */
             variant?: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
         };
+        CreateTournamentDto: {
+            /**
+             * @description R9.11 (knockout only): run a consolation bracket of the players who lose their first match.
+             * @default false
+             */
+            consolation?: boolean;
+            /**
+             * @description R9.9: each entry's fee in minor units of the session currency, paid into its flight's prize pool at the draw. Needs sessionId.
+             * @example 2000
+             */
+            entryFeeMinor?: number;
+            /**
+             * @description R9.1: the flights' names, each its own draw, standings and prize pool; one flight called `main` unless given.
+             * @example [
+             *       "open",
+             *       "intermediate"
+             *     ]
+             */
+            flights?: string[];
+            /**
+             * @description `knockout`: single elimination (R9.3); `swiss`: a fixed number of rounds (R9.4).
+             * @enum {string}
+             */
+            format: "knockout" | "swiss";
+            /**
+             * @description R9.9: the house's commission, a whole percentage of the pool (rounded down to the minor unit). 0 unless given.
+             * @example 10
+             */
+            housePercent?: number;
+            /** @example Friday knockout */
+            name: string;
+            /**
+             * @description R9.9: what the places are paid, in whole percent of what the house leaves, 1st place first, adding up to 100 (`[70, 30]`). With `consolation`, `{ main: [...], consolation: [...] }` together adding up to 100 (R9.11). `[100]` unless given.
+             * @example [
+             *       70,
+             *       30
+             *     ]
+             */
+            payouts?: number[] | components["schemas"]["SplitPayoutsDto"];
+            /**
+             * @description Minutes from the start of one round to the start of the next: round n is scheduled at `startsAt` + (n − 1) × this. Without it a later round is scheduled when its match is created.
+             * @example 60
+             */
+            roundMinutes?: number;
+            /**
+             * @description Swiss only, and required there: the number of rounds (R9.1).
+             * @example 3
+             */
+            rounds?: number;
+            /** @description Every match's settings (R3), as `POST /v1/matches` takes them. */
+            rules?: components["schemas"]["VariantMatchRulesDto"];
+            /**
+             * Format: uuid
+             * @description The session whose ledger takes the entry fees and prizes (R9.9); needed for an entry fee. The tournament's matches are in it.
+             */
+            sessionId?: string;
+            /**
+             * Format: date-time
+             * @description When round 1 starts (RFC 3339; answered in UTC): its matches' `scheduledAt`, from which lateness counts (R9.6). The draw's time unless given.
+             * @example 2026-12-11T19:30:00+01:00
+             */
+            startsAt?: string;
+            /**
+             * @description The match target of each round, from round 1; the last one is used for every later round (R9.1). Each is a valid target for the variant (R3.1, R8.7).
+             * @example [
+             *       5,
+             *       5,
+             *       7
+             *     ]
+             */
+            targets: number[];
+            /**
+             * @description R8: the game every match plays; backgammon unless given.
+             * @enum {string}
+             */
+            variant?: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
+        };
         CreateWebhookDto: {
             /** @example Club website scoreboard */
             description?: string | null;
@@ -1831,7 +2069,7 @@ export interface components {
              *       "game.finished"
              *     ]
              */
-            types?: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed")[] | null;
+            types?: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed" | "tournament.created" | "tournament.updated")[] | null;
             /**
              * @description Where events are POSTed: an http or https URL without credentials, at most 2048 characters. Its host must be (and resolve to) a public address unless the service runs with WEBHOOK_ALLOW_PRIVATE=true; redirects are not followed.
              * @example https://scores.example/hooks/backgammon
@@ -1897,6 +2135,32 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        DrawDto: {
+            /**
+             * @description With `random`: the number the draw is made from (the same number gives the same draw). 0 unless given.
+             * @example 20261211
+             */
+            randomSeed?: number;
+            /**
+             * @description R9.3: seeds by club rating (higher first, ties by entry order), as given on the entries, or at random from `randomSeed`.
+             * @enum {string}
+             */
+            seeding: "rating" | "given" | "random";
+        };
+        EntryDto: {
+            /**
+             * @description The flight to enter (R9.2); the first flight unless given.
+             * @example main
+             */
+            flight?: string;
+            /** Format: uuid */
+            playerId: string;
+            /**
+             * @description The player's seed, for a draw with `seeding: "given"` (R9.3).
+             * @example 1
+             */
+            seed?: number;
+        };
         EventDto: {
             /** @description The resource after the change, as the API answers it (the player, the table, the game, the payment, the session). */
             data: {
@@ -1919,7 +2183,7 @@ export interface components {
             sessionId: string | null;
             subject: components["schemas"]["EventSubjectDto"];
             /** @enum {string} */
-            type: "player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed";
+            type: "player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed" | "tournament.created" | "tournament.updated";
         };
         EventPageDto: {
             /** @description Oldest first. */
@@ -1934,10 +2198,10 @@ export interface components {
              */
             id: string;
             /**
-             * @description What the event is about: a table by the kind of its route (`match`, `money-game`, `chouette`), or a player, session, game or payment.
+             * @description What the event is about: a table by the kind of its route (`match`, `money-game`, `chouette`), or a player, session, game, payment or tournament.
              * @enum {string}
              */
-            kind: "player" | "session" | "match" | "money-game" | "chouette" | "game" | "payment";
+            kind: "player" | "session" | "match" | "money-game" | "chouette" | "game" | "payment" | "tournament";
         };
         FieldErrorDto: {
             /**
@@ -1947,6 +2211,25 @@ export interface components {
             field: string;
             /** @example target must be an integer number */
             message: string;
+        };
+        FlightDto: {
+            /** @description R9.11: the consolation bracket once drawn. */
+            consolation: components["schemas"]["ConsolationDto"] | (never | null);
+            /** @description In entry order before the draw, in seed order after it. */
+            entries: components["schemas"]["TournamentEntryDto"][];
+            /** @description R9.9: the house's commission out of the pool. */
+            houseMinor: number;
+            /** @example main */
+            name: string;
+            /** @description R9.9: entries × fee, from the draw on (0 before it, or without a fee). */
+            prizePoolMinor: number;
+            /** @description R9.9: the prizes, as posted once the flight finished (empty before). */
+            prizes: components["schemas"]["TournamentPrizeDto"][];
+            /** @description Knockout: every round of the bracket from the draw on; Swiss: each round once paired. */
+            rounds: components["schemas"]["TournamentRoundDto"][];
+            standings: components["schemas"]["TournamentStandingDto"][];
+            /** @enum {string} */
+            status: "open" | "running" | "finished";
         };
         ForfeitDto: {
             /**
@@ -2069,10 +2352,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description `game` (R6.3), `void` (reversing entry, R6.3), `match-stake` (R3.8), `rake` (R6.4).
+             * @description `game` (R6.3), `void` (reversing entry, R6.3), `match-stake` (R3.8), `rake` (R6.4), `entry-fee` and `prize` (a tournament's, R9.9).
              * @enum {string}
              */
-            kind: "game" | "void" | "match-stake" | "rake";
+            kind: "game" | "void" | "match-stake" | "rake" | "entry-fee" | "prize";
             /** @description Who receives. A player id, or `"house"` for the club's house account (R6.4). */
             to: string;
         };
@@ -2118,6 +2401,8 @@ export interface components {
             /** @enum {string} */
             status: "in-progress" | "finished";
             target: number;
+            /** @description The tournament pairing it plays (R9.5); null for a match of no tournament. */
+            tournament: components["schemas"]["MatchTournamentDto"] | (never | null);
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -2212,6 +2497,33 @@ export interface components {
             deadCube: "refuse" | "allow";
             jacoby: boolean;
             raccoons: boolean;
+        };
+        MatchTournamentDto: {
+            /**
+             * @description The main bracket, or the consolation one (R9.11).
+             * @enum {string}
+             */
+            bracket: "main" | "consolation";
+            /**
+             * @description Its flight (R9.1).
+             * @example main
+             */
+            flight: string;
+            /**
+             * Format: uuid
+             * @description The tournament that created the match (R9.5).
+             */
+            id: string;
+            /**
+             * @description The pairing of the round, from 1 (top of the bracket first).
+             * @example 1
+             */
+            pairing: number;
+            /**
+             * @description The round, from 1.
+             * @example 2
+             */
+            round: number;
         };
         MoneyGameDto: {
             /** Format: date-time */
@@ -2339,6 +2651,15 @@ export interface components {
              */
             netMinor: number;
         };
+        MoveEntryDto: {
+            /**
+             * @description The flight to move the player to, before the draw (R9.2).
+             * @example intermediate
+             */
+            flight?: string;
+            /** @description A new seed for a `given` draw (R9.3), or null to clear it. */
+            seed?: number | null;
+        };
         PaymentDto: {
             amountMinor: number;
             /** Format: date-time */
@@ -2370,8 +2691,11 @@ export interface components {
             amountMinor: number;
             /** @description A player id, or "house". */
             from: string;
-            /** @enum {string} */
-            kind: "game" | "void" | "match-stake" | "rake";
+            /**
+             * @description A game's entries are `game`, `rake`, `match-stake` and `void` (R6.3, R6.4, R3.8); `entry-fee` and `prize` are a tournament's (R9.9).
+             * @enum {string}
+             */
+            kind: "game" | "void" | "match-stake" | "rake" | "entry-fee" | "prize";
             /** @description A player id, or "house". */
             to: string;
         };
@@ -2834,6 +3158,24 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        SplitPayoutsDto: {
+            /**
+             * @description The consolation bracket (R9.11): 1st, 2nd, … in percent.
+             * @example [
+             *       25,
+             *       10
+             *     ]
+             */
+            consolation: number[];
+            /**
+             * @description The main bracket: 1st, 2nd, … in percent.
+             * @example [
+             *       40,
+             *       25
+             *     ]
+             */
+            main: number[];
+        };
         StandingDto: {
             /**
              * @description Of `matchesLost`, those the player's own side forfeited (R3.9).
@@ -3155,6 +3497,120 @@ export interface components {
              */
             players: string[];
         };
+        TournamentDto: {
+            consolation: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The session currency. */
+            currency: string | null;
+            entryFeeMinor: number | null;
+            flights: components["schemas"]["FlightDto"][];
+            /** @enum {string} */
+            format: "knockout" | "swiss";
+            housePercent: number;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description As given (R9.9, R9.11). */
+            payouts: number[] | components["schemas"]["SplitPayoutsDto"];
+            roundMinutes: number | null;
+            /** @description Swiss: the number of rounds. */
+            rounds: number | null;
+            rules: components["schemas"]["VariantMatchRulesStateDto"];
+            /** Format: uuid */
+            sessionId: string | null;
+            /** Format: date-time */
+            startsAt: string | null;
+            /**
+             * @description `open` until the draw; `finished` when every flight is.
+             * @enum {string}
+             */
+            status: "open" | "running" | "finished";
+            targets: number[];
+            /** Format: date-time */
+            updatedAt: string;
+            /** @enum {string} */
+            variant: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
+            /** @description Bumped by every change; send it as If-Match. */
+            version: number;
+        };
+        TournamentEntryDto: {
+            /** Format: uuid */
+            playerId: string;
+            /** @description The seed (R9.3): as given before the draw, as drawn after it. */
+            seed: number | null;
+            /**
+             * @description `out`: knocked out (R9.3); `withdrawn` or `disqualified`: left the event (R9.8).
+             * @enum {string}
+             */
+            status: "in" | "out" | "withdrawn" | "disqualified";
+        };
+        TournamentPage: {
+            items: components["schemas"]["TournamentDto"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        TournamentPairingDto: {
+            /**
+             * Format: uuid
+             * @description The player who wins the pairing without a match (R9.3, R9.4).
+             */
+            bye: string | null;
+            /** @description How it was decided (R3.2, R3.9); a walkover is a `forfeit` for `withdrawal`. */
+            endedBy: components["schemas"]["MatchEndDto"] | (never | null);
+            /**
+             * Format: uuid
+             * @description The match it is played as, once created (R9.5).
+             */
+            matchId: string | null;
+            /** @description The pairing within its round, from 1 (top of the bracket first). */
+            no: number;
+            /** @description The match's final score, side 0 first. */
+            score: number[] | null;
+            /** @description The two sides once both are known, side 0 first (the better seed or ranking); null while a feeder is undecided, and for a bye. */
+            sides: string[][] | null;
+            /** @description Knockout: the players known so far, upper feeder first (null where still undecided). */
+            slots: (string | null)[];
+            /**
+             * @description The winning side once decided (a walkover too, R9.8).
+             * @enum {integer|null}
+             */
+            winnerSide: 0 | 1 | null;
+        };
+        TournamentPrizeDto: {
+            /** @description Minor units of the session currency (R9.9). */
+            amountMinor: number;
+            /** @enum {string} */
+            bracket: "main" | "consolation";
+            place: number;
+            /** Format: uuid */
+            playerId: string;
+        };
+        TournamentRoundDto: {
+            no: number;
+            pairings: components["schemas"]["TournamentPairingDto"][];
+            /**
+             * Format: date-time
+             * @description When the round's matches are due (R9.5, R9.6).
+             */
+            scheduledAt: string | null;
+            /** @description The round's match target (R9.1). */
+            target: number;
+        };
+        TournamentStandingDto: {
+            /** @description R9.4: the wins of the opponents met, added up; a bye adds nothing. */
+            buchholz: number;
+            /** @description R9.5: Swiss: the ranking; knockout: once decided (3rd equal, 5th equal, …). */
+            place: number | null;
+            /** Format: uuid */
+            playerId: string;
+            /** @description Match points lost. */
+            pointsAgainst: number;
+            /** @description Match points won. */
+            pointsFor: number;
+            /** @description Pairings won, byes and walkovers included. */
+            wins: number;
+        };
         TransferDto: {
             amountMinor: number;
             /** @description Who pays. A player id, or `"house"` for the club's house account (R6.4). */
@@ -3197,7 +3653,7 @@ export interface components {
              *       "game.finished"
              *     ]
              */
-            types?: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed")[] | null;
+            types?: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed" | "tournament.created" | "tournament.updated")[] | null;
             /**
              * @description Where events are POSTed: an http or https URL without credentials, at most 2048 characters. Its host must be (and resolve to) a public address unless the service runs with WEBHOOK_ALLOW_PRIVATE=true; redirects are not followed.
              * @example https://scores.example/hooks/backgammon
@@ -3361,7 +3817,7 @@ export interface components {
              */
             sessionId: string | null;
             /** @description The types of event it receives; null: every type. */
-            types: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed")[] | null;
+            types: ("player.created" | "player.updated" | "session.created" | "session.updated" | "session.closed" | "table.created" | "table.updated" | "game.started" | "game.action" | "game.finished" | "game.voided" | "game.abandoned" | "payment.recorded" | "rating.changed" | "tournament.created" | "tournament.updated")[] | null;
             /** Format: date-time */
             updatedAt: string;
             /** @example https://scores.example/hooks/backgammon */
@@ -3376,6 +3832,15 @@ export interface components {
             items: components["schemas"]["WebhookDto"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        WithdrawDto: {
+            /** @description The director's note, kept with the forfeit of his match. */
+            note?: string | null;
+            /**
+             * @description R9.8: the player withdraws, or the director disqualifies him.
+             * @enum {string}
+             */
+            reason: "withdrawal" | "disqualification";
         };
     };
     responses: never;
@@ -8832,7 +9297,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only events of this session (its tables, games, payments and the session itself). */
                 sessionId?: string;
-                /** @description Only events of these types: a comma-separated list of `player.created`, `player.updated`, `session.created`, `session.updated`, `session.closed`, `table.created`, `table.updated`, `game.started`, `game.action`, `game.finished`, `game.voided`, `game.abandoned`, `payment.recorded`, `rating.changed` (anything else: 400 INVALID_EVENT_TYPE). All types when left out. */
+                /** @description Only events of these types: a comma-separated list of `player.created`, `player.updated`, `session.created`, `session.updated`, `session.closed`, `table.created`, `table.updated`, `game.started`, `game.action`, `game.finished`, `game.voided`, `game.abandoned`, `payment.recorded`, `rating.changed`, `tournament.created`, `tournament.updated` (anything else: 400 INVALID_EVENT_TYPE). All types when left out. */
                 types?: string;
             };
             header?: {
@@ -9027,7 +9492,7 @@ export interface operations {
                 lastEventId?: string;
                 /** @description Only events of this session (its tables, games, payments and the session itself). */
                 sessionId?: string;
-                /** @description Only events of these types: a comma-separated list of `player.created`, `player.updated`, `session.created`, `session.updated`, `session.closed`, `table.created`, `table.updated`, `game.started`, `game.action`, `game.finished`, `game.voided`, `game.abandoned`, `payment.recorded`, `rating.changed` (anything else: 400 INVALID_EVENT_TYPE). All types when left out. */
+                /** @description Only events of these types: a comma-separated list of `player.created`, `player.updated`, `session.created`, `session.updated`, `session.closed`, `table.created`, `table.updated`, `game.started`, `game.action`, `game.finished`, `game.voided`, `game.abandoned`, `payment.recorded`, `rating.changed`, `tournament.created`, `tournament.updated` (anything else: 400 INVALID_EVENT_TYPE). All types when left out. */
                 types?: string;
             };
             header?: {
@@ -9880,6 +10345,311 @@ export interface operations {
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
                      *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    recordMatchArrival: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArrivalDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such resource in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the match's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The match has no scheduled start (NOT_SCHEDULED, R9.6), a game is in progress (GAME_IN_PROGRESS, R3.6), the match is over (MATCH_FINISHED, R3.2) or its session is closed (SESSION_CLOSED, R6.7); or, when the penalty ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: NOT_SCHEDULED, GAME_IN_PROGRESS, MATCH_FINISHED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_SCHEDULED",
+                     *       "detail": "The request is refused by rule R9.6.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "rule": "R9.6",
+                     *       "ruleUrl": "/docs/rules#R9.6",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:not-scheduled"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/arrivals",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
                      *       "type": "urn:bgclub:problem:database-unavailable"
@@ -12257,7 +13027,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE. */
+            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); a tournament's match whose players have begun a later match (CORRECTION_CLOSED, R9.10); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, CORRECTION_CLOSED. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12846,7 +13616,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOTHING_TO_VOID, GAME_IN_PROGRESS, NOT_LATEST_GAME, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            /** @description Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); a tournament's match whose players have begun a game in a later match (CORRECTION_CLOSED, R9.10); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOTHING_TO_VOID, GAME_IN_PROGRESS, NOT_LATEST_GAME, CORRECTION_CLOSED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18464,7 +19234,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only entries of this kind. */
-                kind?: "game" | "void" | "match-stake" | "rake";
+                kind?: "game" | "void" | "match-stake" | "rake" | "entry-fee" | "prize";
                 /** @description Page size. */
                 limit?: number;
                 /** @description Only entries paid or received by this party. A player id, or `"house"` for the club's house account (R6.4). */
@@ -20302,6 +21072,1890 @@ export interface operations {
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
                      *       "instance": "/v1/team-events/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only the tournaments of this session. */
+                sessionId?: string;
+                /** @description Only tournaments in this status. */
+                status?: "open" | "running" | "finished";
+            };
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentPage"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTournamentDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A setting is refused (INVALID_TOURNAMENT R9.1, INVALID_PAYOUTS R9.9), or a target or match setting as `POST /v1/matches` refuses it. Refusals by the rules on this route: INVALID_TOURNAMENT, INVALID_PAYOUTS, INVALID_TARGET, TARGET_EVEN, TARGET_OUT_OF_RANGE, INVALID_SIDES, DUPLICATE_PLAYER, STAKE_NEEDS_SESSION, INVALID_STAKE, MONEY_ONLY_SETTING, INVALID_SETTING, UNKNOWN_SETTING, INVALID_CUBE_LIMIT, RACCOONS_NEED_BEAVERS, INVALID_AUTOMATIC_DOUBLES, TOO_MANY_AUTOMATIC_DOUBLES, AUTOMATIC_DOUBLES_NOT_ALLOWED, UNKNOWN_PLAYER, SESSION_CLOSED. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_TOURNAMENT",
+                     *       "detail": "The request is refused by rule R9.1.",
+                     *       "instance": "/v1/tournaments",
+                     *       "rule": "R9.1",
+                     *       "ruleUrl": "/docs/rules#R9.1",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:invalid-tournament"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/tournaments",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDto"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such tournament in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    recordTournamentDraw: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DrawDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such tournament in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the tournament's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Drawn already (TOURNAMENT_NOT_OPEN, R9.2), a flight has fewer than two entries (TOO_FEW_ENTRIES, R9.2), the seeds given are not 1 to n (INVALID_SEEDS, R9.3), or the session is closed (SESSION_CLOSED, R6.7). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, TOO_FEW_ENTRIES, INVALID_SEEDS, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOURNAMENT_NOT_OPEN",
+                     *       "detail": "The request is refused by rule R9.2.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "rule": "R9.2",
+                     *       "ruleUrl": "/docs/rules#R9.2",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:tournament-not-open"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/draw",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    createTournamentEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such tournament in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the tournament's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has entered already (ALREADY_ENTERED, R9.2), there is no such flight (UNKNOWN_FLIGHT, R9.1), or the player is not in the club (UNKNOWN_PLAYER). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, ALREADY_ENTERED, UNKNOWN_FLIGHT, UNKNOWN_PLAYER. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOURNAMENT_NOT_OPEN",
+                     *       "detail": "The request is refused by rule R9.2.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "rule": "R9.2",
+                     *       "ruleUrl": "/docs/rules#R9.2",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:tournament-not-open"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    updateTournamentEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveEntryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such tournament in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the tournament's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has not entered (NOT_ENTERED, R9.2), or there is no such flight (UNKNOWN_FLIGHT, R9.1). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, NOT_ENTERED, UNKNOWN_FLIGHT. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOURNAMENT_NOT_OPEN",
+                     *       "detail": "The request is refused by rule R9.2.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "rule": "R9.2",
+                     *       "ruleUrl": "/docs/rules#R9.2",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:tournament-not-open"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    recordTournamentWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+                /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such tournament in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description If-Match does not name the tournament's current version (VERSION_MISMATCH). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VERSION_MISMATCH",
+                     *       "detail": "If-Match does not name the current version.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 412,
+                     *       "title": "Precondition Failed",
+                     *       "type": "urn:bgclub:problem:version-mismatch"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The tournament is over (TOURNAMENT_NOT_RUNNING, R9.8), the player has not entered or has left already (NOT_ENTERED, ALREADY_OUT, R9.8), or its session is closed (SESSION_CLOSED, R6.7). Refusals by the rules on this route: TOURNAMENT_NOT_RUNNING, NOT_ENTERED, ALREADY_OUT, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOURNAMENT_NOT_RUNNING",
+                     *       "detail": "The request is refused by rule R9.5.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "rule": "R9.5",
+                     *       "ruleUrl": "/docs/rules#R9.5",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:tournament-not-running"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/tournaments/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/entries/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/withdraw",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
                      *       "type": "urn:bgclub:problem:database-unavailable"

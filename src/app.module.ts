@@ -22,6 +22,7 @@ import { SettlementModule } from './settlement';
 import { StandingsModule } from './standings';
 import { SessionTablesModule, TablesModule } from './tables';
 import { TeamEventsModule } from './team-events';
+import { TournamentsModule } from './tournaments';
 import { WebhooksModule } from './webhooks';
 
 export interface AppModuleOptions {
@@ -61,6 +62,7 @@ export class AppModule {
         TablesModule,
         SessionTablesModule,
         TeamEventsModule,
+        TournamentsModule,
         StandingsModule,
         EventsModule,
         WebhooksModule,

@@ -116,6 +116,20 @@ export const DOMAIN_ERROR_CODES = [
   // Other games of the nardy family (R8).
   'EXPORT_UNSUPPORTED_VARIANT', // R8.9
 
+  // Tournaments (R9).
+  'INVALID_TOURNAMENT', // R9.1
+  'TOURNAMENT_NOT_OPEN', // R9.2
+  'TOURNAMENT_NOT_RUNNING', // R9.5, R9.8
+  'ALREADY_ENTERED', // R9.2
+  'NOT_ENTERED', // R9.2, R9.8
+  'UNKNOWN_FLIGHT', // R9.1, R9.2
+  'TOO_FEW_ENTRIES', // R9.2
+  'INVALID_SEEDS', // R9.3
+  'INVALID_PAYOUTS', // R9.9
+  'ALREADY_OUT', // R9.8
+  'NOT_SCHEDULED', // R9.6
+  'CORRECTION_CLOSED', // R9.10
+
   // A player named who is not in the caller's club (no rule id).
   'UNKNOWN_PLAYER',
 ] as const;

@@ -48,7 +48,10 @@ export class EventStreamQuery extends EventFilterQuery {
 }
 
 export class EventSubjectDto {
-  @ApiProperty({ enum: SUBJECT_KINDS, description: 'What the event is about: a table by the kind of its route (`match`, `money-game`, `chouette`), or a player, session, game or payment.' })
+  @ApiProperty({
+    enum: SUBJECT_KINDS,
+    description: 'What the event is about: a table by the kind of its route (`match`, `money-game`, `chouette`), or a player, session, game, payment or tournament.',
+  })
   kind: string;
 
   @ApiProperty({ description: "The subject's id; a game's is `<tableId>/games/<gameNo>`.", example: '0190c3a2-0000-7000-8000-000000000001' })

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export type LedgerKind = 'game' | 'void' | 'match-stake' | 'rake';
+/** `entry-fee` and `prize` (R9.9) belong to a tournament, not a table. */
+export type LedgerKind = 'game' | 'void' | 'match-stake' | 'rake' | 'entry-fee' | 'prize';
 
 /** R6.3: one payer–payee amount. Append-only (a trigger refuses UPDATE and DELETE). */
 @Entity({ name: 'ledger_entries' })

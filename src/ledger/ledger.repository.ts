@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/uuid';
 import { cols, Decoder } from '../db/decode';
-import type { Reads, Tx } from '../db/tx';
+import type { DeferredWrite, Reads, Tx } from '../db/tx';
 import { grossDeltas, reportableMinor } from '../domain/money';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
 
@@ -13,7 +13,7 @@ export interface NewEntry {
 }
 
 /** Every kind of ledger entry (R6.3). */
-export const LEDGER_KINDS: readonly LedgerKind[] = ['game', 'void', 'match-stake', 'rake'];
+export const LEDGER_KINDS: readonly LedgerKind[] = ['game', 'void', 'match-stake', 'rake', 'entry-fee', 'prize'];
 
 /**
  * Ledger amounts are BIGINT; they leave the database as safe integers or not at all: a
@@ -60,7 +60,24 @@ export interface PostingSession {
  * the session totals, so concurrent commands lock them in one order.
  */
 export function addToParties(tx: Tx, clubId: string, session: PostingSession, parties: ReadonlyMap<string, PartyMoney>): void {
-  const changed = [...parties.entries()].filter(([, m]) => m.gross !== 0n || m.net !== 0n || m.paid !== 0n || m.received !== 0n || m.hasTotals);
+  // One upsert per currency per command: a second posting of the same command (a match's
+  // stake and a tournament's prizes) is merged into the first, as an upsert may touch a
+  // row only once in the statement the command's writes go in.
+  let byCurrency = pendingParties.get(tx);
+  if (!byCurrency) pendingParties.set(tx, (byCurrency = new Map<string, { write: DeferredWrite; parties: Map<string, PartyMoney> }>()));
+  const prior = byCurrency.get(session.currency);
+  const merged = new Map<string, PartyMoney>();
+  for (const source of [prior?.parties, parties]) {
+    for (const [party, m] of source ?? []) {
+      const into = moneyOf(merged, party);
+      into.gross += m.gross;
+      into.net += m.net;
+      into.paid += m.paid;
+      into.received += m.received;
+      into.hasTotals ||= m.hasTotals;
+    }
+  }
+  const changed = [...merged.entries()].filter(([, m]) => m.gross !== 0n || m.net !== 0n || m.paid !== 0n || m.received !== 0n || m.hasTotals);
   if (changed.length === 0) return;
   changed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const values: unknown[] = [clubId, session.currency];
@@ -70,19 +87,28 @@ export function addToParties(tx: Tx, clubId: string, session: PostingSession, pa
         `($1, $${values.push(party)}, $2, $${values.push(m.gross.toString())}::bigint, $${values.push(m.net.toString())}::bigint, $${values.push(m.paid.toString())}::bigint, $${values.push(m.received.toString())}::bigint, $${values.push(m.hasTotals)}::boolean)`,
     )
     .join(', ');
-  tx.defer({
-    what: 'party volumes',
-    text: `INSERT INTO party_volumes (club_id, party, currency, gross_minor, net_minor, paid_minor, received_minor, has_totals)
+  const text = `INSERT INTO party_volumes (club_id, party, currency, gross_minor, net_minor, paid_minor, received_minor, has_totals)
       VALUES ${rows}
       ON CONFLICT (club_id, party, currency) DO UPDATE
         SET gross_minor = party_volumes.gross_minor + excluded.gross_minor,
             net_minor = party_volumes.net_minor + excluded.net_minor,
             paid_minor = party_volumes.paid_minor + excluded.paid_minor,
             received_minor = party_volumes.received_minor + excluded.received_minor,
-            has_totals = party_volumes.has_totals OR excluded.has_totals`,
-    values,
-  });
+            has_totals = party_volumes.has_totals OR excluded.has_totals`;
+  if (prior) {
+    // Still queued (the batch is sent with the COMMIT): rewritten in place.
+    prior.write.text = text;
+    prior.write.values = values;
+    prior.parties = merged;
+    return;
+  }
+  const write: DeferredWrite = { what: 'party volumes', text, values };
+  tx.defer(write);
+  byCurrency.set(session.currency, { write, parties: merged });
 }
+
+/** The party-volume upsert each command has queued, by currency (merged into by a second posting). */
+const pendingParties = new WeakMap<Tx, Map<string, { write: DeferredWrite; parties: Map<string, PartyMoney> }>>();
 
 /** A payment (R6.6) in party_volumes: its gross (R6.2) for both parties, paid by one and received by the other. */
 export function addPaymentToParties(tx: Tx, clubId: string, session: PostingSession, p: { from: string; to: string; amountMinor: number }): void {
@@ -112,6 +138,9 @@ const decodeEntry: Decoder<LedgerEntryEntity> = (r) => {
 /** The append-only ledger (R6.3): inserts and reads, never updates or deletes. */
 @Injectable()
 export class LedgerRepository {
+  /** The session-totals upsert each command has queued, by session (merged into by a second posting). */
+  private readonly pendingTotals = new WeakMap<Tx, Map<string, { write: DeferredWrite; acc: Map<string, { net: bigint; games: number }>; at: Date }>>();
+
   /**
    * Posts `entries` and adds them to the session's running totals, with `games.delta`
    * finished games for each of `games.players` (a finished game +1, a void −1).
@@ -131,6 +160,25 @@ export class LedgerRepository {
     at: Date,
     games?: { players: string[]; delta: number },
   ): Promise<LedgerEntryEntity[]> {
+    return Promise.resolve(this.postOf(tx, clubId, session, { tableId, tournamentId: null }, gameNo, entries, at, games));
+  }
+
+  /** R9.9: a tournament's entry fees, prizes and their reversals: entries of no table, posted as `post` posts. */
+  postForTournament(tx: Tx, clubId: string, session: PostingSession, tournamentId: string, entries: NewEntry[], at: Date): void {
+    this.postOf(tx, clubId, session, { tableId: null, tournamentId }, null, entries, at);
+  }
+
+  private postOf(
+    tx: Tx,
+    clubId: string,
+    session: PostingSession,
+    owner: { tableId: string | null; tournamentId: string | null },
+    gameNo: number | null,
+    entries: NewEntry[],
+    at: Date,
+    games?: { players: string[]; delta: number },
+  ): LedgerEntryEntity[] {
+    const { tableId, tournamentId } = owner;
     const sessionId = session.id;
     const totals = this.addToTotals(tx, clubId, sessionId, entries, games?.players ?? [], games?.delta ?? 0, at);
     // Every party of the session's totals: its net, and that it has a total in this currency.
@@ -140,12 +188,12 @@ export class LedgerRepository {
       moneyOf(parties, party).gross = gross;
     }
     addToParties(tx, clubId, session, parties);
-    if (entries.length === 0) return Promise.resolve([]);
+    if (entries.length === 0) return [];
     const rows: LedgerEntryEntity[] = entries.map((e) => ({
       clubId,
       id: uuid7(),
       sessionId,
-      tableId,
+      tableId: tableId as string,
       gameNo,
       fromParty: e.from,
       toParty: e.to,
@@ -153,17 +201,17 @@ export class LedgerRepository {
       kind: e.kind,
       createdAt: at,
     }));
-    const values: unknown[] = [clubId, sessionId, tableId, gameNo, at];
+    const values: unknown[] = [clubId, sessionId, tableId, gameNo, at, tournamentId];
     const tuples = rows
-      .map((e) => `($1, $${values.push(e.id)}, $2, $3, $4, $${values.push(e.fromParty)}, $${values.push(e.toParty)}, $${values.push(e.amountMinor)}, $${values.push(e.kind)}, $5)`)
+      .map((e) => `($1, $${values.push(e.id)}, $2, $3, $4, $${values.push(e.fromParty)}, $${values.push(e.toParty)}, $${values.push(e.amountMinor)}, $${values.push(e.kind)}, $5, $6::uuid)`)
       .join(', ');
     tx.defer({
       what: 'ledger entries',
-      text: `INSERT INTO ledger_entries (club_id, id, session_id, table_id, game_no, from_party, to_party, amount_minor, kind, created_at) VALUES ${tuples}`,
+      text: `INSERT INTO ledger_entries (club_id, id, session_id, table_id, game_no, from_party, to_party, amount_minor, kind, created_at, tournament_id) VALUES ${tuples}`,
       values,
       guard: rows.length,
     });
-    return Promise.resolve(rows);
+    return rows;
   }
 
   forGame(tx: Reads, clubId: string, tableId: string, gameNo: number): Promise<LedgerEntryEntity[]> {
@@ -222,21 +270,40 @@ export class LedgerRepository {
       row(e.to).net += BigInt(e.amountMinor);
     }
     for (const p of players) row(p).games += gamesDelta;
-    if (acc.size === 0) return acc;
-    const values: unknown[] = [clubId, sessionId, at];
-    const tuples = [...acc.keys()]
+    // One upsert per session per command, as for party_volumes (addToParties).
+    let bySession = this.pendingTotals.get(tx);
+    if (!bySession) this.pendingTotals.set(tx, (bySession = new Map<string, { write: DeferredWrite; acc: Map<string, { net: bigint; games: number }>; at: Date }>()));
+    const prior = bySession.get(sessionId);
+    // The upsert carries this posting and any earlier one of the command; the answer is this posting's own.
+    const merged = new Map<string, { net: bigint; games: number }>();
+    for (const source of [prior?.acc, acc]) {
+      for (const [party, r] of source ?? []) {
+        const into = merged.get(party) ?? { net: 0n, games: 0 };
+        merged.set(party, { net: into.net + r.net, games: into.games + r.games });
+      }
+    }
+    if (merged.size === 0) return acc;
+    const last = prior && prior.at > at ? prior.at : at;
+    const values: unknown[] = [clubId, sessionId, last];
+    const tuples = [...merged.keys()]
       .sort()
-      .map((party) => `($1, $2, $${values.push(party)}, $${values.push(acc.get(party)!.net.toString())}::bigint, $${values.push(acc.get(party)!.games)}::int, $3)`)
+      .map((party) => `($1, $2, $${values.push(party)}, $${values.push(merged.get(party)!.net.toString())}::bigint, $${values.push(merged.get(party)!.games)}::int, $3)`)
       .join(', ');
-    tx.defer({
-      what: 'session totals',
-      text: `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${tuples}
+    const text = `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${tuples}
        ON CONFLICT (club_id, session_id, party) DO UPDATE
          SET net_minor = session_totals.net_minor + excluded.net_minor,
              games = session_totals.games + excluded.games,
-             last_at = greatest(session_totals.last_at, excluded.last_at)`,
-      values,
-    });
+             last_at = greatest(session_totals.last_at, excluded.last_at)`;
+    if (prior) {
+      prior.write.text = text;
+      prior.write.values = values;
+      prior.acc = merged;
+      prior.at = last;
+      return acc;
+    }
+    const write: DeferredWrite = { what: 'session totals', text, values };
+    tx.defer(write);
+    bySession.set(sessionId, { write, acc: merged, at: last });
     return acc;
   }
 }

@@ -255,6 +255,7 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .addTag('Matches', 'Match play to odd targets with the Crawford rule (R3).')
     .addTag('Money games', 'Two-player money play at a stake per point (R4).')
     .addTag('Chouettes', 'The box against a team, per-member or single cubes, rotation, joining and leaving (R5).')
+    .addTag('Tournaments', 'A director\'s event: entries, flights, the knockout or Swiss draw, pairings played as matches, places and prizes (R9).')
     .addTag('Events', 'Every change as an event: pages of the log, and a live stream of server-sent events.')
     .addTag('Webhooks', "The club's events POSTed to owners' URLs, signed (Standard Webhooks), retried, and logged.")
     // addSecurity, not addBearerAuth: that one labels the scheme `bearerFormat: 'JWT'` by

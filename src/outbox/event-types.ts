@@ -17,6 +17,8 @@ export const EVENT_TYPES = [
   'game.abandoned',
   'payment.recorded',
   'rating.changed',
+  'tournament.created',
+  'tournament.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -33,9 +35,9 @@ export function isEventType(s: string): s is EventType {
  * `chouette`); a game's id is `<tableId>/games/<gameNo>` (the path of the game under its
  * table's route).
  */
-export type SubjectKind = 'player' | 'session' | 'match' | 'money-game' | 'chouette' | 'game' | 'payment';
+export type SubjectKind = 'player' | 'session' | 'match' | 'money-game' | 'chouette' | 'game' | 'payment' | 'tournament';
 
-export const SUBJECT_KINDS: readonly SubjectKind[] = ['player', 'session', 'match', 'money-game', 'chouette', 'game', 'payment'];
+export const SUBJECT_KINDS: readonly SubjectKind[] = ['player', 'session', 'match', 'money-game', 'chouette', 'game', 'payment', 'tournament'];
 
 /** An event as a command writes it; its id and time are given by the log. */
 export interface NewEvent {

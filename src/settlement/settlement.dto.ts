@@ -8,7 +8,7 @@ import { FORFEIT_REASONS, type ForfeitReason } from '../domain/match';
 /** A player id (UUID) or the club's house account. */
 const PARTY_RE = /^(house|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const PARTY_DOC = 'A player id, or `"house"` for the club\'s house account (R6.4).';
-const LEDGER_KINDS = ['game', 'void', 'match-stake', 'rake'] as const;
+const LEDGER_KINDS = ['game', 'void', 'match-stake', 'rake', 'entry-fee', 'prize'] as const;
 
 /** `YYYY-MM-DD` (a day in the club's time zone) or an RFC 3339 date-time. */
 const DAY_OR_TIME_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
@@ -45,7 +45,7 @@ export class LedgerEntryDto {
   @ApiProperty({ description: 'Always positive, in minor units of the session currency.', minimum: 1 })
   amountMinor: number;
 
-  @ApiProperty({ enum: LEDGER_KINDS, description: '`game` (R6.3), `void` (reversing entry, R6.3), `match-stake` (R3.8), `rake` (R6.4).' })
+  @ApiProperty({ enum: LEDGER_KINDS, description: "`game` (R6.3), `void` (reversing entry, R6.3), `match-stake` (R3.8), `rake` (R6.4), `entry-fee` and `prize` (a tournament's, R9.9)." })
   kind: (typeof LEDGER_KINDS)[number];
 
   @ApiProperty({ example: 'USD' })

@@ -169,7 +169,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
     }
 
     @Post(':gameNo/void')
-    @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'AMOUNT_OUT_OF_RANGE')
+    @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'AMOUNT_OUT_OF_RANGE', ...(kind === 'match' ? (['CORRECTION_CLOSED'] as const) : []))
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `void${noun}Game` })
@@ -178,7 +178,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
     @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
     @ApiProblem(
       422,
-      'Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.',
+      `Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3)${kind === 'match' ? "; a tournament's match whose players have begun a later match (CORRECTION_CLOSED, R9.10)" : ''}; AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.`,
     )
     void(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: VoidDto) {
       return this.games.void(cmd, auth, kind, tableId, n, ifMatch, dto);

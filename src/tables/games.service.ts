@@ -43,6 +43,7 @@ import { ActionDto, GameDto, MatchDto, MoneyGameDto, StartGameDto, VoidDto } fro
 import type { ChouetteDto } from './chouette.dto';
 import { TablesRepository } from './tables.repository';
 import { GameStats, type StatsChange } from './game-stats';
+import { HookWrites, MatchEndHooks } from './match-end-hooks';
 
 type IfMatch = number | '*' | undefined;
 
@@ -88,6 +89,10 @@ interface Finished {
   rating?: RatingChange;
   /** A match that ended: the side that won it. */
   matchWinnerSide?: SideIndex;
+  /** A match that ended: what follows it (a tournament's draw, R9.5), written with the rest. */
+  hookWrites?: HookWrites;
+  /** The events those writes made, emitted after the command's own. */
+  hookEvents?: NewEvent[];
 }
 
 /** The locked table with its game (404 without one). */
@@ -161,6 +166,7 @@ export class GamesService {
     private readonly ratings: RatingsService,
     private readonly outbox: Outbox,
     private readonly stats: GameStats,
+    private readonly hooks: MatchEndHooks,
   ) {}
 
   /** The table locked, its session share-locked and (with a number) the game, in one round trip. */
@@ -210,7 +216,7 @@ export class GamesService {
       const game = this.dto(played.game, played, posted);
       // A game recorded whole is announced as started and finished, both as it is after the request.
       const events = finished ? gameEvents(['game.started', 'game.finished'], t, game) : gameEvents(['game.started'], t, game);
-      this.announce(tx, saved, played.game, view, posted, events, finished?.rating);
+      this.announce(tx, saved, played.game, view, posted, events, finished?.rating, finished?.hookEvents);
       return game;
     });
   }
@@ -237,7 +243,7 @@ export class GamesService {
       const answer = this.dto(saved, next, posted);
       // An action that ends the game (a pass, a finish) is announced as the action, then the end.
       const events = finished ? gameEvents(['game.action', 'game.finished'], t, answer) : gameEvents(['game.action'], t, answer);
-      this.announce(tx, table, saved, view, posted, events, finished?.rating);
+      this.announce(tx, table, saved, view, posted, events, finished?.rating, finished?.hookEvents);
       return answer;
     });
   }
@@ -314,6 +320,7 @@ export class GamesService {
     game.voidReason = reason;
     game.voidedBy = auth.keyId;
     let rating: RatingChange | undefined;
+    let hookWrites: HookWrites | undefined;
     // What the game (and a match it ended) counted in the players' statistics, taken back.
     const stats: StatsChange = { games: [{ t, game }], matches: [] };
     if (tg.kind === 'match') {
@@ -326,6 +333,8 @@ export class GamesService {
         // R7.1: the match is open again, so its rating change is taken back (the players read and locked now).
         rating = await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
         match.state = { ...match.state, ratings: [] };
+        // R9.10: a tournament may refuse it, or take back the pairing it fed.
+        hookWrites = await this.hooks.prepare(tx, { match: { ...match, status: score.status }, kind: 'reopened', score, at: now });
       }
       match.status = score.status;
     } else if (tg.kind === 'money') {
@@ -348,11 +357,12 @@ export class GamesService {
     // The writes, with the COMMIT.
     const posted = session ? await this.ledger.post(tx, auth.clubId, session, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
     if (rating) this.ratings.apply(tx, auth.clubId, rating);
+    const hookEvents = hookWrites?.() ?? [];
     this.stats.apply(tx, auth.clubId, stats, -1);
     const table = this.tables.save(tx, t);
     const saved = this.tables.saveGame(tx, game);
     const answer = this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
-    this.announce(tx, table, saved, changed ? view : null, posted, gameEvents(['game.voided'], t, answer), rating);
+    this.announce(tx, table, saved, changed ? view : null, posted, gameEvents(['game.voided'], t, answer), rating, hookEvents);
     const shown = tableView(table, { games: gamesWith(view.games, gameSummary(saved)), nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, null);
     return { game: answer, table: shown };
   }
@@ -445,7 +455,8 @@ export class GamesService {
         // R7.1: the finished match rates its players (their rows read and locked now); kept on the match for a void.
         rating = await this.ratings.rate(tx, match.clubId, match, score.winnerSide);
         match.state = { ...match.state, ratings: rating.applied };
-        return { postings, rating, matchWinnerSide: score.winnerSide };
+        const hookWrites = await this.hooks.prepare(tx, { match, kind: 'ended', score, at: now });
+        return { postings, rating, matchWinnerSide: score.winnerSide, hookWrites };
       }
     }
     return { postings, rating };
@@ -455,6 +466,7 @@ export class GamesService {
   private async settle(tx: Tx, played: Played, session: SessionEntity | null, now: Date, finished: Finished): Promise<LedgerEntryEntity[]> {
     const { t, game } = played;
     if (finished.rating) this.ratings.apply(tx, t.clubId, finished.rating);
+    finished.hookEvents = finished.hookWrites?.() ?? [];
     // The players' statistics: the game, and the match it ended.
     const matches = played.kind === 'match' && finished.matchWinnerSide !== undefined ? [{ t: played.t, winnerSide: finished.matchWinnerSide }] : [];
     this.stats.apply(tx, t.clubId, { games: [{ t, game }], matches }, 1);
@@ -477,13 +489,15 @@ export class GamesService {
    * table changed (`view` read: the table as saved, its games with this one as it now is,
    * its nets with what was just posted), then `rating.changed` for each player rated.
    */
-  private announce(tx: Tx, t: StoredTable, game: StoredGame, view: TableView | null, posted: LedgerEntryEntity[], events: NewEvent[], rating?: RatingChange): void {
+  private announce(tx: Tx, t: StoredTable, game: StoredGame, view: TableView | null, posted: LedgerEntryEntity[], events: NewEvent[], rating?: RatingChange, after: NewEvent[] = []): void {
     if (view) {
       const games = gamesWith(view.games, gameSummary(game));
       const data = tableView(t, { games, nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, game.status === 'in-progress' ? game : null);
       events.push(tableEvent('table.updated', t, data));
     }
     if (rating) events.push(...ratingEvents(t.sessionId, rating));
+    // What followed the match's end (a tournament's draw), after the match's own events.
+    events.push(...after);
     this.outbox.emit(tx, t.clubId, ...events);
   }
 

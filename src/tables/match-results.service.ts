@@ -8,6 +8,7 @@ import type { Tx } from '../db/tx';
 import { MatchScore, matchEndIsRated } from '../domain/match';
 import { assertForfeitable, assertMatchNotOver, assertMatchVoidable, assertPenaltyBetweenGames } from '../domain/table-commands';
 import type { SideIndex } from '../domain/types';
+import { arrivalPenalty } from '../domain/tournament';
 import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
 import type { NewEvent } from '../outbox/event-types';
 import { Outbox } from '../outbox/outbox';
@@ -20,8 +21,9 @@ import { decodeGame, MatchTableRow, StoredGame } from './stored-state';
 import { SessionGate } from './table-context';
 import { gameEvents, gamesWith, tableEvent } from './table-events';
 import { gameSummary, matchView } from './table-views';
-import type { ForfeitDto, MatchDto, PenaltyDto } from './tables.dto';
+import type { ArrivalDto, ForfeitDto, MatchDto, PenaltyDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
+import { HookWrites, MatchEndHooks } from './match-end-hooks';
 
 type IfMatch = number | '*' | undefined;
 
@@ -32,9 +34,11 @@ interface EndChange {
   stats: { winnerSide: SideIndex; sign: 1 | -1 } | null;
   /** The stake's entries (R3.8) or their reversal. */
   entries: NewEntry[];
+  /** What follows the match's end or reopening (a tournament's draw, R9.5, R9.10). */
+  hookWrites: HookWrites | null;
 }
 
-const NO_CHANGE: EndChange = { rating: null, stats: null, entries: [] };
+const NO_CHANGE: EndChange = { rating: null, stats: null, entries: [], hookWrites: null };
 
 /**
  * How a match's result changes other than by a game: penalty points (R3.6), a forfeit
@@ -54,6 +58,7 @@ export class MatchResultsService {
     private readonly outbox: Outbox,
     private readonly stats: GameStats,
     private readonly games: GamesService,
+    private readonly hooks: MatchEndHooks,
   ) {}
 
   private async lockMatch(tx: Tx, auth: KeyAuth, id: string): Promise<{ t: MatchTableRow; session: SessionEntity | null }> {
@@ -68,16 +73,44 @@ export class MatchResultsService {
   penalty(cmd: CommandContext, auth: KeyAuth, id: string, dto: PenaltyDto): Promise<MatchDto | Replayed> {
     return this.commands.run(cmd, 201, async (tx) => {
       const { t, session } = await this.lockMatch(tx, auth, id);
-      assertPenaltyBetweenGames(t);
-      const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
-      assertMatchNotOver(scoreOf(t.setup, finished, t.state).status);
-      const now = new Date();
-      const penalties = t.state.penalties ?? [];
-      const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };
-      t.state = { ...t.state, penalties: [...penalties, p] };
-      const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state));
-      return this.write(tx, t, session, change, now, null);
+      return this.penaltyOn(tx, t, session, dto);
     });
+  }
+
+  /**
+   * R9.6: a side arrives at a match with a scheduled start: one penalty point to its
+   * opponent for every full 5 minutes late, a forfeit for lateness past half the target,
+   * nothing under 5 minutes. Answers the match after it.
+   */
+  arrival(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ArrivalDto): Promise<MatchDto | Replayed> {
+    return this.commands.run(cmd, 200, async (tx) => {
+      const at = dto.at === undefined ? new Date() : new Date(dto.at);
+      const { t, session } = await this.lockMatch(tx, auth, id);
+      checkVersion(ifMatch, t.version);
+      const late = arrivalPenalty(t.setup.scheduledAt, at, t.setup.target);
+      const note = `${late.minutes} minutes late`;
+      // R9.6, R3.9: past half the target, the side forfeits for lateness (the row is locked already).
+      if (late.forfeit) return this.forfeitIn(tx, auth, id, undefined, { side: dto.side, reason: 'lateness', note });
+      if (late.points === 0) {
+        assertMatchNotOver(scoreOf(t.setup, await this.tables.finishedGames(tx, auth.clubId, t.id), t.state).status);
+        const games = (await this.tables.games(tx, t.clubId, t.id)).map(gameSummary);
+        return matchView(t, games, session?.currency ?? null);
+      }
+      return this.penaltyOn(tx, t, session, { side: dto.side === 0 ? 1 : 0, points: late.points, reason: `lateness: ${note}` });
+    });
+  }
+
+  /** R3.6: the penalty on the locked match. */
+  private async penaltyOn(tx: Tx, t: MatchTableRow, session: SessionEntity | null, dto: PenaltyDto): Promise<MatchDto> {
+    assertPenaltyBetweenGames(t);
+    const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
+    assertMatchNotOver(scoreOf(t.setup, finished, t.state).status);
+    const now = new Date();
+    const penalties = t.state.penalties ?? [];
+    const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };
+    t.state = { ...t.state, penalties: [...penalties, p] };
+    const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state), now);
+    return this.write(tx, t, session, change, now, null);
   }
 
   /**
@@ -86,36 +119,39 @@ export class MatchResultsService {
    * the match is rated only if one of its games was finished.
    */
   forfeit(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ForfeitDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
-      const { t, session } = await this.lockMatch(tx, auth, id);
-      checkVersion(ifMatch, t.version);
-      const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
-      assertForfeitable(scoreOf(t.setup, finished, t.state).status);
-      const now = new Date();
-      let abandoned: StoredGame<'match'> | null = null;
-      if (t.currentGameNo !== null) {
-        const row = await this.tables.game(tx, auth.clubId, t.id, t.currentGameNo);
-        if (row) {
-          abandoned = decodeGame(row, 'match');
-          abandoned.status = 'abandoned';
-          abandoned.endedAt = now;
-        }
-        t.currentGameNo = null;
+    return this.commands.run(cmd, 201, (tx) => this.forfeitIn(tx, auth, id, ifMatch, dto));
+  }
+
+  /** The forfeit inside the caller's command (its own route, or a tournament's withdrawal, R9.8). */
+  async forfeitIn(tx: Tx, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ForfeitDto): Promise<MatchDto> {
+    const { t, session } = await this.lockMatch(tx, auth, id);
+    checkVersion(ifMatch, t.version);
+    const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
+    assertForfeitable(scoreOf(t.setup, finished, t.state).status);
+    const now = new Date();
+    let abandoned: StoredGame<'match'> | null = null;
+    if (t.currentGameNo !== null) {
+      const row = await this.tables.game(tx, auth.clubId, t.id, t.currentGameNo);
+      if (row) {
+        abandoned = decodeGame(row, 'match');
+        abandoned.status = 'abandoned';
+        abandoned.endedAt = now;
       }
-      const forfeits = t.state.forfeits ?? [];
-      const f: StoredForfeit = {
-        seq: forfeits.length + 1,
-        side: dto.side,
-        reason: dto.reason,
-        note: dto.note ?? null,
-        afterGameNo: t.nextGameNo - 1,
-        abandonedGameNo: abandoned?.gameNo ?? null,
-        at: now.toISOString(),
-      };
-      t.state = { ...t.state, forfeits: [...forfeits, f] };
-      const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state));
-      return this.write(tx, t, session, change, now, abandoned);
-    });
+      t.currentGameNo = null;
+    }
+    const forfeits = t.state.forfeits ?? [];
+    const f: StoredForfeit = {
+      seq: forfeits.length + 1,
+      side: dto.side,
+      reason: dto.reason,
+      note: dto.note ?? null,
+      afterGameNo: t.nextGameNo - 1,
+      abandonedGameNo: abandoned?.gameNo ?? null,
+      at: now.toISOString(),
+    };
+    t.state = { ...t.state, forfeits: [...forfeits, f] };
+    const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state), now);
+    return this.write(tx, t, session, change, now, abandoned);
   }
 
   /**
@@ -143,13 +179,13 @@ export class MatchResultsService {
         t.state = { ...t.state, forfeits: (t.state.forfeits ?? []).map((f) => (f.seq === latest.seq ? { ...f, voided } : f)) };
       }
       const after = scoreOf(t.setup, finished, t.state);
-      const change = before.status === 'finished' && after.status !== 'finished' ? await this.reopened(tx, t, before) : NO_CHANGE;
+      const change = before.status === 'finished' && after.status !== 'finished' ? await this.reopened(tx, t, before, after, now) : NO_CHANGE;
       return this.write(tx, t, session, change, now, null);
     });
   }
 
   /** A match that the change has just ended: rated (R7.1, unless a forfeit with no finished game, R3.9), counted, its stake due (R3.8). Reads only. */
-  private async ended(tx: Tx, t: MatchTableRow, score: MatchScore): Promise<EndChange> {
+  private async ended(tx: Tx, t: MatchTableRow, score: MatchScore, now: Date): Promise<EndChange> {
     if (score.status !== 'finished' || score.winnerSide === null || score.endedBy === null) return NO_CHANGE;
     t.status = 'finished';
     let rating: RatingChange | null = null;
@@ -162,17 +198,20 @@ export class MatchResultsService {
       t.state = { ...t.state, ratings: [] };
     }
     const entries = matchStakePostings(t.setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
-    return { rating, stats: { winnerSide: score.winnerSide, sign: 1 }, entries };
+    const hookWrites = await this.hooks.prepare(tx, { match: t, kind: 'ended', score, at: now });
+    return { rating, stats: { winnerSide: score.winnerSide, sign: 1 }, entries, hookWrites };
   }
 
   /** A finished match that the void reopens: its rating change, statistics and stake taken back. Reads only. */
-  private async reopened(tx: Tx, t: MatchTableRow, before: MatchScore): Promise<EndChange> {
+  private async reopened(tx: Tx, t: MatchTableRow, before: MatchScore, after: MatchScore, now: Date): Promise<EndChange> {
     t.status = 'in-progress';
+    // R9.10: a tournament may refuse it (a later match of its players has begun) or take back the pairing it fed.
+    const hookWrites = await this.hooks.prepare(tx, { match: t, kind: 'reopened', score: after, at: now });
     const rating = await this.ratings.unrate(tx, t.clubId, ratingsOf(t));
     t.state = { ...t.state, ratings: [] };
     // R3.8: the stake paid when a penalty or forfeit ended it (entries of no game), less what was already reversed.
     const entries = t.sessionId ? outstanding(await this.ledger.stakeEntries(tx, t.clubId, t.id)) : [];
-    return { rating, stats: before.winnerSide === null ? null : { winnerSide: before.winnerSide, sign: -1 }, entries };
+    return { rating, stats: before.winnerSide === null ? null : { winnerSide: before.winnerSide, sign: -1 }, entries, hookWrites };
   }
 
   /** The command's writes (with the COMMIT), its events and its answer: the match after it. */
@@ -181,6 +220,7 @@ export class MatchResultsService {
     const games = (await this.tables.games(tx, t.clubId, t.id)).map(gameSummary);
     const currency = session?.currency ?? null;
     if (change.rating) this.ratings.apply(tx, t.clubId, change.rating);
+    const hookEvents = change.hookWrites?.() ?? [];
     if (change.stats) this.stats.apply(tx, t.clubId, { games: [], matches: [{ t, winnerSide: change.stats.winnerSide }] }, change.stats.sign);
     if (session && change.entries.length) await this.ledger.post(tx, t.clubId, session, t.id, null, change.entries, now);
     const events: NewEvent[] = [];
@@ -193,7 +233,7 @@ export class MatchResultsService {
     const saved = this.tables.save(tx, t);
     const match = matchView(saved, shown, currency);
     // The change is the table's (R3.6, R3.9, R6.3); a match it ends or reopens rates or unrates its players (R7.1).
-    events.push(tableEvent('table.updated', t, match), ...(change.rating ? ratingEvents(t.sessionId, change.rating) : []));
+    events.push(tableEvent('table.updated', t, match), ...(change.rating ? ratingEvents(t.sessionId, change.rating) : []), ...hookEvents);
     this.outbox.emit(tx, t.clubId, ...events);
     return match;
   }

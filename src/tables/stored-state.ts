@@ -300,6 +300,14 @@ function assertMatchSetup(v: unknown, f: Field): asserts v is MatchTableSetup {
   assertBoolean(o.hasCube, f.at('hasCube'));
   if (o.variant !== undefined) assertOneOf(o.variant, VARIANTS, f.at('variant'));
   if (o.scheduledAt !== undefined) assertString(o.scheduledAt, f.at('scheduledAt'));
+  if (o.tournament !== undefined) {
+    const t = record(o.tournament, f.at('tournament'));
+    assertString(t.id, f.at('tournament').at('id'));
+    assertString(t.flight, f.at('tournament').at('flight'));
+    assertOneOf(t.bracket, ['main', 'consolation'] as const, f.at('tournament').at('bracket'));
+    assertNumber(t.round, f.at('tournament').at('round'));
+    assertNumber(t.pairing, f.at('tournament').at('pairing'));
+  }
 }
 
 function assertMatchState(v: unknown, f: Field): asserts v is MatchTableState {

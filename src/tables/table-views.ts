@@ -68,6 +68,7 @@ export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: s
     currency,
     endedBy: matchEnd(t, score),
     scheduledAt: setup.scheduledAt ?? null,
+    tournament: setup.tournament ? { ...setup.tournament } : null,
     penalties: penaltiesOf(t).map(({ voided, ...p }) => ({ ...p, voided: voided !== undefined, voidedBy: voided ? { ...voided } : null })),
     currentGameNo: t.currentGameNo,
     games,

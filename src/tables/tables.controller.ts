@@ -10,7 +10,7 @@ import { PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
-import { CreateMatchDto, CreateMoneyGameDto, ForfeitDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery, VoidDto } from './tables.dto';
+import { ArrivalDto, CreateMatchDto, CreateMoneyGameDto, ForfeitDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery, VoidDto } from './tables.dto';
 import { MatchResultsService } from './match-results.service';
 import { TablesService } from './tables.service';
 
@@ -149,9 +149,30 @@ export class MatchesController {
     return this.results.forfeit(cmd, auth, id, ifMatch, dto);
   }
 
+  @Post(':id/arrivals')
+  @HttpCode(200)
+  @ApiRefusals('NOT_SCHEDULED', 'GAME_IN_PROGRESS', 'MATCH_FINISHED', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE')
+  @MinRole('scorer')
+  @ApiOperation({
+    operationId: 'recordMatchArrival',
+    summary: 'A side arrives at a match with a scheduled start: lateness penalised (R9.6)',
+    description:
+      "From the match's `scheduledAt` to `at` (now unless given): one penalty point (R3.6) to the other side for every full 5 minutes late (4:59 costs nothing, 5:00 one point, 15:00 three), given as a penalty with the reason `lateness: N minutes late`; more than half the target forfeits the match for `lateness` (R3.9). On time: nothing changes. Honours `If-Match` (the match's version). Answers the match.",
+  })
+  @ApiBody({ type: ArrivalDto, examples: { late: { summary: 'Side 1 arrives at 19:45 for a 19:30 start: 3 points to side 0 (R9.6)', value: { side: 1, at: '2026-12-11T19:45:00+01:00' } } } })
+  @ApiOkResponse({ type: MatchDto })
+  @ApiProblem(412, "If-Match does not name the match's current version (VERSION_MISMATCH).")
+  @ApiProblem(
+    422,
+    `The match has no scheduled start (NOT_SCHEDULED, R9.6), a game is in progress (GAME_IN_PROGRESS, R3.6), the match is over (MATCH_FINISHED, R3.2) or its session is closed (SESSION_CLOSED, R6.7); or, when the penalty ends a staked match, ${MONEY_WRITE_422}`,
+  )
+  arrival(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: ArrivalDto) {
+    return this.results.arrival(cmd, auth, id, ifMatch, dto);
+  }
+
   @Post(':id/void')
   @HttpCode(200)
-  @ApiRefusals('NOTHING_TO_VOID', 'GAME_IN_PROGRESS', 'NOT_LATEST_GAME', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE')
+  @ApiRefusals('NOTHING_TO_VOID', 'GAME_IN_PROGRESS', 'NOT_LATEST_GAME', 'CORRECTION_CLOSED', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE')
   @MinRole('scorer')
   @ApiOperation({
     operationId: 'voidMatchResult',
@@ -164,7 +185,7 @@ export class MatchesController {
   @ApiProblem(412, "If-Match does not name the match's current version (VERSION_MISMATCH).")
   @ApiProblem(
     422,
-    `Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.`,
+    `Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); a tournament's match whose players have begun a game in a later match (CORRECTION_CLOSED, R9.10); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept.`,
   )
   voidResult(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Match')) id: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: VoidDto) {
     return this.results.voidResult(cmd, auth, id, ifMatch, dto.reason);

@@ -224,6 +224,17 @@ export class PenaltyDto {
   reason: string;
 }
 
+export class ArrivalDto {
+  @ApiProperty({ enum: [0, 1], description: 'The side that has arrived (R9.6).' })
+  @IsIn([0, 1])
+  side: 0 | 1;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When it arrived (RFC 3339); now unless given.', example: '2026-12-11T19:45:00+01:00' })
+  @IsOptional()
+  @IsDateString({ strict: true })
+  at?: string;
+}
+
 export class ForfeitDto {
   @ApiProperty({ enum: [0, 1], description: 'The side that forfeits (R3.9); the other side wins the match.' })
   @IsIn([0, 1])
@@ -491,8 +502,11 @@ export class PayoutDto {
   @ApiProperty({ example: 400 })
   amountMinor: number;
 
-  @ApiProperty({ enum: ['game', 'void', 'match-stake', 'rake'] })
-  kind: 'game' | 'void' | 'match-stake' | 'rake';
+  @ApiProperty({
+    enum: ['game', 'void', 'match-stake', 'rake', 'entry-fee', 'prize'],
+    description: "A game's entries are `game`, `rake`, `match-stake` and `void` (R6.3, R6.4, R3.8); `entry-fee` and `prize` are a tournament's (R9.9).",
+  })
+  kind: 'game' | 'void' | 'match-stake' | 'rake' | 'entry-fee' | 'prize';
 }
 
 export class VoidInfoDto {
@@ -634,6 +648,14 @@ export class MatchEndDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'Forfeit only: when it was recorded (for a forfeit by penalties, when the last penalty was).' }) at?: string;
 }
 
+export class MatchTournamentDto {
+  @ApiProperty({ format: 'uuid', description: 'The tournament that created the match (R9.5).' }) id: string;
+  @ApiProperty({ description: 'Its flight (R9.1).', example: 'main' }) flight: string;
+  @ApiProperty({ enum: ['main', 'consolation'], description: 'The main bracket, or the consolation one (R9.11).' }) bracket: 'main' | 'consolation';
+  @ApiProperty({ description: 'The round, from 1.', example: 2 }) round: number;
+  @ApiProperty({ description: 'The pairing of the round, from 1 (top of the bracket first).', example: 1 }) pairing: number;
+}
+
 export class MatchDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) sessionId: string | null;
@@ -650,6 +672,7 @@ export class MatchDto {
   @ApiProperty({ type: MatchEndDto, nullable: true, description: 'How the match ended (R3.2, R3.9); null while it is in progress.' }) endedBy: MatchEndDto | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the match was due to start (UTC), as given at its creation; null when none was.' }) scheduledAt:
     string | null;
+  @ApiProperty({ type: MatchTournamentDto, nullable: true, description: 'The tournament pairing it plays (R9.5); null for a match of no tournament.' }) tournament: MatchTournamentDto | null;
   @ApiProperty({ type: [PenaltyRecordDto], description: 'Every penalty given (R3.6), voided ones too, in order.' }) penalties: PenaltyRecordDto[];
   @ApiProperty({ type: Number, nullable: true, description: 'The game in progress, if any.' }) currentGameNo: number | null;
   @ApiProperty({ type: [GameSummaryDto] }) games: GameSummaryDto[];

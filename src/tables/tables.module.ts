@@ -6,6 +6,7 @@ import { ChouettesService } from './chouettes.service';
 import { ChouetteGamesController, MatchGamesController, MoneyGamesGamesController } from './games.controller';
 import { GamesService } from './games.service';
 import { MatchResultsService } from './match-results.service';
+import { MatchEndHooks } from './match-end-hooks';
 import { SessionGate } from './table-context';
 import { MatchesController, MoneyGamesController } from './tables.controller';
 import { TablesRepository } from './tables.repository';
@@ -19,7 +20,7 @@ import { TablesService } from './tables.service';
   imports: [LedgerModule, RatingsModule],
   // In this order: the OpenAPI document lists the routes as they are registered.
   controllers: [MatchesController, MatchGamesController, MoneyGamesController, MoneyGamesGamesController, ChouettesController, ChouetteGamesController],
-  providers: [TablesRepository, SessionGate, TablesService, GamesService, MatchResultsService, ChouettesService],
-  exports: [TablesRepository, SessionGate],
+  providers: [TablesRepository, SessionGate, TablesService, GamesService, MatchResultsService, ChouettesService, MatchEndHooks],
+  exports: [TablesRepository, SessionGate, MatchEndHooks, MatchResultsService],
 })
 export class TablesModule {}

@@ -222,6 +222,47 @@ export class TablesRepository implements SessionTables {
     });
   }
 
+  /** A new table written with the command's COMMIT (a tournament's next pairing, R9.5, decided after the command's reads). */
+  insertDeferred(tx: Tx, t: StoredTable, playerIds: string[]): void {
+    tx.defer({
+      what: 'new table',
+      text: `INSERT INTO game_tables (club_id, id, kind, session_id, status, setup, state, stake_minor, next_game_no, current_game_no, version, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+      values: [t.clubId, t.id, t.kind, t.sessionId, t.status, t.setup, t.state, t.stakeMinor, t.nextGameNo, t.currentGameNo, t.version, t.createdAt],
+      guard: 1,
+    });
+    tx.defer({
+      what: 'new table players',
+      text: `INSERT INTO table_players (club_id, table_id, player_id, kind, status) SELECT $1::uuid, $2::uuid, unnest($3::uuid[]), $4, $5 ON CONFLICT DO NOTHING`,
+      values: [t.clubId, t.id, playerIds, t.kind, t.status],
+    });
+  }
+
+  /**
+   * R9.10: a match of a tournament taken back before any game of it was started, removed
+   * with the command's COMMIT (the guard: it still has no game, or the command fails whole).
+   */
+  removeUnplayed(tx: Tx, clubId: string, id: string): void {
+    tx.defer({
+      what: 'table players removed',
+      text: `DELETE FROM table_players WHERE club_id = $1 AND table_id = $2`,
+      values: [clubId, id],
+    });
+    tx.defer({
+      what: 'unplayed match removed',
+      text: `DELETE FROM game_tables t WHERE t.club_id = $1 AND t.id = $2 AND t.kind = 'match' AND NOT EXISTS (SELECT 1 FROM games g WHERE g.club_id = t.club_id AND g.table_id = t.id)`,
+      values: [clubId, id],
+      guard: 1,
+    });
+  }
+
+  /** How many games (of any status) each of these tables has had started. */
+  async startedGames(tx: Reads, clubId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const n = await tx.maybeOne(`SELECT count(*)::int AS n FROM games WHERE club_id = $1 AND table_id = ANY($2::uuid[])`, [clubId, ids], (r) => cols(r).int('n'));
+    return n ?? 0;
+  }
+
   /** A player joins the table (locked by the command, as read: its kind and status copied), written now. */
   async addPlayer(tx: Tx, t: StoredTable, playerId: string): Promise<void> {
     await tx.write({

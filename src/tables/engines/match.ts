@@ -70,6 +70,17 @@ export interface MatchTableSetup {
   variant?: Variant;
   /** When the match is due to start (RFC 3339, kept in UTC); absent when not given. */
   scheduledAt?: string;
+  /** R9.5: the tournament pairing the match plays, when a tournament created it. */
+  tournament?: MatchTournamentRef;
+}
+
+/** Where a tournament's match sits in its draw (R9.5): the flight, its bracket, the round and the pairing. */
+export interface MatchTournamentRef {
+  id: string;
+  flight: string;
+  bracket: 'main' | 'consolation';
+  round: number;
+  pairing: number;
 }
 
 /**

@@ -1,0 +1,1 @@
+export { TournamentsModule } from './tournaments.module';
