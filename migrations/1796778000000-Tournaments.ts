@@ -36,7 +36,7 @@ export class Tournaments1796778000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX tournaments_session_ix ON tournaments (club_id, session_id, id)`);
     await q.query(`CREATE INDEX tournaments_status_ix ON tournaments (club_id, status, id)`);
-    await q.query(`GRANT SELECT, INSERT, UPDATE ON tournaments TO bgclub_app`);
+    await q.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON tournaments TO bgclub_app`);
 
     await q.query(`ALTER TABLE ledger_entries ALTER COLUMN table_id DROP NOT NULL, ADD COLUMN tournament_id uuid NULL`);
     await q.query(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_tournament_fk FOREIGN KEY (club_id, tournament_id) REFERENCES tournaments (club_id, id)`);

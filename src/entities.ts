@@ -12,6 +12,7 @@ import { ReadModelRebuildEntity } from './player-stats/read-model-rebuild.entity
 import { AuditEntryEntity, AuthRateCounterEntity, RateLimitCounterEntity } from './guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from './tables/table.entity';
 import { TeamEventBoardEntity, TeamEventEntity } from './team-events/team-event.entity';
+import { TournamentEntity } from './tournaments/tournament.entity';
 import { EventEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './outbox/event.entity';
 
 /** Every entity; a test checks them against the schema the migrations build. */
@@ -36,6 +37,7 @@ export const ENTITIES = [
   ReadModelRebuildEntity,
   TeamEventEntity,
   TeamEventBoardEntity,
+  TournamentEntity,
   EventEntity,
   WebhookEntity,
   WebhookDeliveryEntity,

@@ -363,6 +363,35 @@ describe('events written by every change', () => {
     for (const [i, id] of boards.entries()) await expectTable(evs[i], 'table.created', 'matches', id, S, { status: 'in-progress', score: [0, 0] });
   });
 
+  it('a tournament: created, entered, drawn with its matches; a result that fills a pairing announces the tournament and the new match', async () => {
+    const created = await c.post('/v1/tournaments', { name: 'Cup', format: 'knockout', targets: [3], sessionId: S });
+    ok(created, 201);
+    const id = created.body.id as string;
+    const tournament = async () => (await c.get(`/v1/tournaments/${id}`)).body as Body;
+    let evs = await fresh();
+    expect(evs.map((e) => e.type)).toEqual(['tournament.created']);
+    expect(evs[0]).toMatchObject({ sessionId: S, subject: { kind: 'tournament', id } });
+    for (const p of [A, B, C]) ok(await c.post(`/v1/tournaments/${id}/entries`, { playerId: p }), 201);
+    expect((await fresh()).map((e) => e.type)).toEqual(['tournament.updated', 'tournament.updated', 'tournament.updated']);
+    // A refused entry writes nothing.
+    expect((await c.post(`/v1/tournaments/${id}/entries`, { playerId: A })).status).toBe(422);
+    expect(await fresh()).toEqual([]);
+    const drawn = await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' });
+    ok(drawn, 200);
+    evs = await fresh();
+    // Three entries in a bracket of 4: one bye, one match.
+    expect(evs.map((e) => e.type)).toEqual(['tournament.updated', 'table.created']);
+    expect(evs[0].data).toEqual(await tournament());
+    const first = (drawn.body.flights[0].rounds[0].pairings as Array<{ matchId: string | null; sides: string[][] | null }>).find((p) => p.matchId)!;
+    await expectTable(evs[1], 'table.created', 'matches', first.matchId!, S, { status: 'in-progress', tournament: { id, round: 1 } });
+    ok(await c.post(`/v1/matches/${first.matchId}/games`, { actions: [finish(first.sides![0][0], 'backgammon')] }), 201);
+    evs = await fresh();
+    expect(evs.map((e) => e.type)).toEqual(['game.started', 'game.finished', 'table.updated', 'rating.changed', 'rating.changed', 'tournament.updated', 'table.created']);
+    expect(evs[5].data).toEqual(await tournament());
+    const final = (evs[5].data.flights as Array<{ rounds: Array<{ pairings: Array<{ matchId: string }> }> }>)[0].rounds[1].pairings[0].matchId;
+    await expectTable(evs[6], 'table.created', 'matches', final, S, { tournament: { id, round: 2, pairing: 1 } });
+  });
+
   it('closing the session is announced once; every type of event has occurred', async () => {
     ok(await c.post(`/v1/sessions/${S}/close`), 200);
     const [closed, ...none] = await fresh();

@@ -131,4 +131,253 @@ describe('tournaments', () => {
       { kind: 'prize', n: '2', total: '10800' },
     ]);
   });
+
+  /** The ranking as R9.4 gives it, line by line: player, place, wins, Buchholz. */
+  const ranking = (standings: Array<{ playerId: string; place: number; wins: number; buchholz: number }>) => standings.map((x) => [x.playerId, x.place, x.wins, x.buchholz]);
+  const pairs = (round: { pairings: Array<{ sides: string[][] | null; bye: string | null }> }) => round.pairings.map((p) => (p.bye ? ['bye', p.bye] : [p.sides![0][0], p.sides![1][0]]));
+
+  it('plays a 7-player Swiss over 3 rounds: a bye each round to the right player, no rematch, ranked by wins then Buchholz (R9.4, R9.5)', async () => {
+    const [s1, s2, s3, s4, s5, s6, s7] = await players(7);
+    const id = await create({ name: 'Winter Swiss', format: 'swiss', rounds: 3, targets: [3] });
+    await enter(id, [s1, s2, s3, s4, s5, s6, s7]);
+    const drawn = (await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' })).body;
+    // Round 1: the lowest seed has the bye; the other six, top half against bottom half: 1–4, 2–5, 3–6.
+    expect(pairs(drawn.flights[0].rounds[0])).toEqual([
+      [s1, s4],
+      [s2, s5],
+      [s3, s6],
+      ['bye', s7],
+    ]);
+    const play = async (round: number, winners: string[]) => {
+      const r = (await get(id)).flights[0].rounds[round - 1];
+      for (const [i, w] of winners.entries()) await win(r.pairings[i].matchId, w);
+    };
+    await play(1, [s1, s5, s3]);
+    // Ranking after round 1: 1 win — s1, s3, s5 (+3 each), then s7 (a bye, no points); 0 wins — s2, s4, s6 (Buchholz 1).
+    // The bye goes to the lowest-ranked who has not had one: s6. Top down, nobody has met: s1–s3, s5–s7, s2–s4.
+    let state = await get(id);
+    expect(state.flights[0].rounds).toHaveLength(2);
+    expect(pairs(state.flights[0].rounds[1])).toEqual([
+      [s1, s3],
+      [s5, s7],
+      [s2, s4],
+      ['bye', s6],
+    ]);
+    await play(2, [s1, s7, s4]);
+    // After round 2: s1 2 wins (Buchholz 2), s7 2 (1); s3 1 (3), s4 1 (2, +0, seed 4), s5 1 (2, +0, seed 5), s6 1 (1); s2 0.
+    // Bye to s2 (s7 and s6 have had theirs); s1–s7, s3–s4, s5–s6: none of them has met.
+    state = await get(id);
+    expect(pairs(state.flights[0].rounds[2])).toEqual([
+      [s1, s7],
+      [s3, s4],
+      [s5, s6],
+      ['bye', s2],
+    ]);
+    await play(3, [s1, s4, s6]);
+    state = await get(id);
+    expect(state.status).toBe('finished');
+    // Wins: s1 3; s4, s7, s6 2; s3, s5, s2 1. Buchholz: s1 2+1+2 = 5; s4 3+1+1 = 5; s7 1+3 = 4; s6 1+1 = 2; s3 2+3+2 = 7; s5 1+2+2 = 5; s2 1+2 = 3.
+    expect(ranking(state.flights[0].standings)).toEqual([
+      [s1, 1, 3, 5],
+      [s4, 2, 2, 5],
+      [s7, 3, 2, 4],
+      [s6, 4, 2, 2],
+      [s3, 5, 1, 7],
+      [s5, 6, 1, 5],
+      [s2, 7, 1, 3],
+    ]);
+    expect(state.flights[0].standings[1]).toMatchObject({ pointsFor: 6, pointsAgainst: 3 });
+    // Nobody met anybody twice, and nobody had two byes.
+    const met = state.flights[0].rounds.flatMap((r: { pairings: Array<{ sides: string[][] | null }> }) =>
+      r.pairings.flatMap((p) => (p.sides ? [[p.sides[0][0], p.sides[1][0]].sort().join('|')] : [])),
+    );
+    expect(new Set(met).size).toBe(met.length);
+    const byes = state.flights[0].rounds.flatMap((r: { pairings: Array<{ bye: string | null }> }) => r.pairings.flatMap((p) => (p.bye ? [p.bye] : [])));
+    expect(byes).toEqual([s7, s6, s2]);
+  });
+
+  it('penalises lateness from the scheduled start: 4:59 nothing, 5:00 one point, 14:59 two, 15:00 past half of 5 a forfeit (R9.6)', async () => {
+    const [a, b] = await players(2);
+    const due = '2026-12-11T19:30:00.000Z';
+    const late = (ms: number) => new Date(Date.parse(due) + ms).toISOString();
+    const match = async () => (await c.post('/v1/matches', { sides: [[a], [b]], target: 5, scheduledAt: due })).body.id as string;
+    const arrive = (id: string, side: number, at: string) => c.post(`/v1/matches/${id}/arrivals`, { side, at });
+
+    const m1 = await match();
+    const onTime = await arrive(m1, 1, late(4 * 60_000 + 59_000));
+    expect(onTime.status).toBe(200);
+    expect(onTime.body).toMatchObject({ score: [0, 0], penalties: [], status: 'in-progress' });
+
+    const m2 = await match();
+    expect((await arrive(m2, 1, late(5 * 60_000))).body).toMatchObject({ score: [1, 0], penalties: [expect.objectContaining({ side: 0, points: 1, reason: 'lateness: 5 minutes late' })] });
+
+    const m3 = await match();
+    expect((await arrive(m3, 0, late(14 * 60_000 + 59_000))).body).toMatchObject({ score: [0, 2], status: 'in-progress' });
+
+    const m4 = await match();
+    const forfeited = await arrive(m4, 1, late(15 * 60_000));
+    expect(forfeited.body).toMatchObject({ status: 'finished', winnerSide: 0, score: [0, 0], endedBy: { kind: 'forfeit', side: 1, reason: 'lateness', note: '15 minutes late' } });
+
+    // A match with no scheduled start cannot judge lateness; nothing is written.
+    const plain = (await c.post('/v1/matches', { sides: [[a], [b]], target: 5 })).body.id as string;
+    const refused = await arrive(plain, 0, late(0));
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'NOT_SCHEDULED', rule: 'R9.6' });
+    expect((await c.get(`/v1/matches/${plain}`)).body).toMatchObject({ version: 1, penalties: [] });
+  });
+
+  it('withdrawals: a player leaving mid-match forfeits it; one leaving while he waits gives his next opponent a walkover (R9.8)', async () => {
+    const [s1, s2, s3, s4] = await players(4);
+    const id = await create({ name: 'Four', format: 'knockout', targets: [3] });
+    await enter(id, [s1, s2, s3, s4]);
+    const drawn = (await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' })).body;
+    // A bracket of 4: 1–4, 2–3.
+    expect(pairs(drawn.flights[0].rounds[0])).toEqual([
+      [s1, s4],
+      [s2, s3],
+    ]);
+    const [m14, m23] = drawn.flights[0].rounds[0].pairings.map((p: { matchId: string }) => p.matchId);
+    // Seed 3 leaves with a game in progress: the game is abandoned and the match forfeited for withdrawal.
+    await c.post(`/v1/matches/${m23}/games`);
+    const w = await c.post(`/v1/tournaments/${id}/entries/${s3}/withdraw`, { reason: 'withdrawal', note: 'Feeling unwell' });
+    expect(w.status).toBe(200);
+    expect((await c.get(`/v1/matches/${m23}`)).body).toMatchObject({ status: 'finished', winnerSide: 0, endedBy: { kind: 'forfeit', side: 1, reason: 'withdrawal' } });
+    expect((await c.get(`/v1/matches/${m23}/games/1`)).body.status).toBe('abandoned');
+    let state = await get(id);
+    expect(state.flights[0].entries.find((e: { playerId: string }) => e.playerId === s3).status).toBe('withdrawn');
+    expect(state.flights[0].rounds[1].pairings[0].slots).toEqual([null, s2]);
+    // Seed 2 is disqualified while the other semi-final is still to be played: no final match is made…
+    expect((await c.post(`/v1/tournaments/${id}/entries/${s2}/withdraw`, { reason: 'disqualification' })).status).toBe(200);
+    await win(m14, s1);
+    state = await get(id);
+    // …and seed 1 goes through to first place without one.
+    const final = state.flights[0].rounds[1].pairings[0];
+    expect(final).toMatchObject({ sides: [[s1], [s2]], matchId: null, winnerSide: 0, endedBy: { kind: 'forfeit', side: 1, reason: 'withdrawal' } });
+    expect(state.status).toBe('finished');
+    expect(state.flights[0].standings.map((x: { playerId: string; place: number }) => [x.playerId, x.place])).toEqual([
+      [s1, 1],
+      [s2, 2],
+      [s3, 3],
+      [s4, 3],
+    ]);
+    // Leaving twice, or leaving a finished event, is refused.
+    const again = await c.post(`/v1/tournaments/${id}/entries/${s2}/withdraw`, { reason: 'withdrawal' });
+    expect(again.status).toBe(422);
+    expect(again.body.code).toBe('TOURNAMENT_NOT_RUNNING');
+  });
+
+  it('corrects a result only until a player has started a game in a later match (R9.10)', async () => {
+    const [s1, s2, s3, s4] = await players(4);
+    const id = await create({ name: 'Corrections', format: 'knockout', targets: [3] });
+    await enter(id, [s1, s2, s3, s4]);
+    const drawn = (await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' })).body;
+    const [m14, m23] = drawn.flights[0].rounds[0].pairings.map((p: { matchId: string }) => p.matchId);
+    await win(m14, s4);
+    // Voided before anything followed: seed 4 is out of the final again.
+    expect((await c.post(`/v1/matches/${m14}/void`, { reason: 'Wrong winner recorded' })).status).toBe(200);
+    let state = await get(id);
+    expect(state.flights[0].rounds[0].pairings[0]).toMatchObject({ winnerSide: null, endedBy: null });
+    expect(state.flights[0].rounds[1].pairings[0].slots).toEqual([null, null]);
+    await win(m14, s1);
+    await win(m23, s2);
+    state = await get(id);
+    const finalId = state.flights[0].rounds[1].pairings[0].matchId as string;
+    expect(state.flights[0].rounds[1].pairings[0].sides).toEqual([[s1], [s2]]);
+    // The final exists but has no game yet: a correction takes it back with the result.
+    expect((await c.post(`/v1/matches/${m23}/void`, { reason: 'Scoresheet misread' })).status).toBe(200);
+    expect((await c.get(`/v1/matches/${finalId}`)).status).toBe(404);
+    state = await get(id);
+    expect(state.flights[0].rounds[1].pairings[0]).toMatchObject({ slots: [s1, null], matchId: null });
+    await win(m23, s2);
+    const final2 = (await get(id)).flights[0].rounds[1].pairings[0].matchId as string;
+    // Once a game of the final has started, neither semi-final can be corrected; nothing is written.
+    expect((await c.post(`/v1/matches/${final2}/games`)).status).toBe(201);
+    const before = await get(id);
+    for (const m of [m14, m23]) {
+      const refused = await c.post(`/v1/matches/${m}/void`, { reason: 'Too late' });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'CORRECTION_CLOSED', rule: 'R9.10' });
+    }
+    expect(await get(id)).toEqual(before);
+    expect((await c.get(`/v1/matches/${m14}`)).body).toMatchObject({ status: 'finished', winnerSide: 0 });
+  });
+
+  it('two semi-finals finished at the same moment make exactly one final; 16 first-round results at once, each round-2 match once (R9.3)', async () => {
+    const [s1, s2, s3, s4] = await players(4);
+    const id = await create({ name: 'Race', format: 'knockout', targets: [3] });
+    await enter(id, [s1, s2, s3, s4]);
+    const [m14, m23] = (await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' })).body.flights[0].rounds[0].pairings.map((p: { matchId: string }) => p.matchId);
+    const both = await Promise.all([
+      c.post(`/v1/matches/${m14}/games`, { actions: [finish(s1, 'backgammon')] }),
+      c.post(`/v1/matches/${m23}/games`, { actions: [finish(s3, 'backgammon')] }),
+    ]);
+    expect(both.map((r) => r.status)).toEqual([201, 201]);
+    const finals = await t.sql<{ id: string }>(`SELECT id FROM game_tables WHERE setup->'tournament'->>'id' = $1 AND (setup->'tournament'->>'round')::int = 2`, [id]);
+    expect(finals).toHaveLength(1);
+    const state = await get(id);
+    expect(state.flights[0].rounds[1].pairings[0]).toMatchObject({ sides: [[s1], [s3]], matchId: finals[0].id });
+
+    // 32 entries: the 16 first-round results sent together, with 8 reads beside them.
+    const field = await players(32, 2400);
+    const big = await create({ name: 'Thirty-two', format: 'knockout', targets: [3] });
+    await enter(big, field);
+    const r1 = (await c.post(`/v1/tournaments/${big}/draw`, { seeding: 'rating' })).body.flights[0].rounds[0].pairings as Array<{ matchId: string; sides: string[][] }>;
+    const answers = await Promise.all([
+      ...r1.map((p) => c.post(`/v1/matches/${p.matchId}/games`, { actions: [finish(p.sides[0][0], 'backgammon')] })),
+      ...Array.from({ length: 8 }, () => c.get(`/v1/tournaments/${big}`)),
+    ]);
+    expect(answers.filter((r) => r.status >= 500)).toEqual([]);
+    expect(answers.slice(0, 16).map((r) => r.status)).toEqual(Array(16).fill(201));
+    const round2 = await t.sql<{ pairing: string; n: string }>(
+      `SELECT setup->'tournament'->>'pairing' AS pairing, count(*)::text AS n FROM game_tables WHERE setup->'tournament'->>'id' = $1 AND (setup->'tournament'->>'round')::int = 2 GROUP BY 1 ORDER BY 1::int`,
+      [big],
+    );
+    expect(round2).toEqual(Array.from({ length: 8 }, (_, i) => ({ pairing: String(i + 1), n: '1' })));
+    // The top seeds all won: round 2 is 1–16, 8–9, … from the top, as a 16-bracket would be (each pair in bracket order).
+    const after = (await get(big)).flights[0].rounds[1].pairings.map((p: { sides: string[][] }) =>
+      [field.indexOf(p.sides[0][0]) + 1, field.indexOf(p.sides[1][0]) + 1].sort((x, y) => x - y),
+    );
+    expect(after).toEqual([
+      [1, 16],
+      [8, 9],
+      [5, 12],
+      [4, 13],
+      [3, 14],
+      [6, 11],
+      [7, 10],
+      [2, 15],
+    ]);
+  });
+
+  it('refuses what it cannot do and writes nothing (R9.1, R9.2, R9.3, R9.9)', async () => {
+    const [a, b] = await players(2);
+    const bad = async (body: object, code: string) => {
+      const res = await c.post('/v1/tournaments', body);
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe(code);
+    };
+    const count = async () => Number((await t.sql<{ n: string }>('SELECT count(*)::text AS n FROM tournaments'))[0].n);
+    const before = await count();
+    await bad({ name: 'x', format: 'swiss', targets: [5] }, 'INVALID_TOURNAMENT');
+    await bad({ name: 'x', format: 'knockout', rounds: 3, targets: [5] }, 'INVALID_TOURNAMENT');
+    await bad({ name: 'x', format: 'knockout', targets: [5], payouts: [70, 20] }, 'INVALID_PAYOUTS');
+    await bad({ name: 'x', format: 'knockout', targets: [5], entryFeeMinor: 1000 }, 'INVALID_TOURNAMENT');
+    await bad({ name: 'x', format: 'knockout', targets: [4] }, 'TARGET_EVEN');
+    expect(await count()).toBe(before);
+    const id = await create({ name: 'Two', format: 'knockout', targets: [5] });
+    await enter(id, [a]);
+    const twice = await c.post(`/v1/tournaments/${id}/entries`, { playerId: a });
+    expect(twice.body).toMatchObject({ code: 'ALREADY_ENTERED', rule: 'R9.2' });
+    expect((await c.post(`/v1/tournaments/${id}/entries`, { playerId: b, flight: 'nope' })).body.code).toBe('UNKNOWN_FLIGHT');
+    const alone = await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' });
+    expect(alone.body).toMatchObject({ code: 'TOO_FEW_ENTRIES', rule: 'R9.2' });
+    await enter(id, [b]);
+    expect((await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'given' })).body).toMatchObject({ code: 'INVALID_SEEDS', rule: 'R9.3' });
+    const version = (await get(id)).version;
+    expect((await get(id)).status).toBe('open');
+    expect((await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'random', randomSeed: 7 })).status).toBe(200);
+    expect((await c.post(`/v1/tournaments/${id}/entries`, { playerId: (await players(1))[0] })).body.code).toBe('TOURNAMENT_NOT_OPEN');
+    expect((await get(id)).version).toBe(version + 1);
+    expect((await c.get('/v1/tournaments/00000000-0000-7000-8000-000000000000')).status).toBe(404);
+  });
 });

@@ -15,8 +15,13 @@ export class LedgerEntryEntity {
   @Column({ name: 'session_id', type: 'uuid' })
   sessionId: string;
 
-  @Column({ name: 'table_id', type: 'uuid' })
+  /** The table of a game's or a match's entry (every entry read by table has one); null for a tournament's (R9.9). */
+  @Column({ name: 'table_id', type: 'uuid', nullable: true })
   tableId: string;
+
+  /** The tournament of an entry fee, a prize or their reversal (R9.9); null for a table's entry. */
+  @Column({ name: 'tournament_id', type: 'uuid', nullable: true })
+  tournamentId?: string | null;
 
   @Column({ name: 'game_no', type: 'integer', nullable: true })
   gameNo: number | null;
