@@ -2347,8 +2347,8 @@ export interface components {
             currency: string;
             /** @description Who pays. A player id, or `"house"` for the club's house account (R6.4). */
             from: string;
-            /** @description The table and game the entry belongs to. */
-            gameRef: components["schemas"]["GameRefDto"];
+            /** @description The table and game the entry belongs to; null for a tournament's entry fee or prize (see `tournamentId`). */
+            gameRef: components["schemas"]["GameRefDto"] | (never | null);
             /** Format: uuid */
             id: string;
             /**
@@ -2358,6 +2358,11 @@ export interface components {
             kind: "game" | "void" | "match-stake" | "rake" | "entry-fee" | "prize";
             /** @description Who receives. A player id, or `"house"` for the club's house account (R6.4). */
             to: string;
+            /**
+             * Format: uuid
+             * @description The tournament of an entry fee, a prize or their reversal (R9.9); null for a table's entry.
+             */
+            tournamentId: string | null;
         };
         LedgerEntryPage: {
             items: components["schemas"]["LedgerEntryDto"][];
@@ -3252,7 +3257,7 @@ export interface components {
             clubName: string;
             /** @example USD */
             currency: string;
-            /** @description The house's take (rake, R6.4). */
+            /** @description The house's net: its take (rake, R6.4) and, from a tournament, the entry fees it holds less the prizes it has paid (its commission once the flight has finished, R9.9). */
             houseMinor: number;
             /** @description What the house is still owed (+) or owes (−) after the payments it took part in. */
             houseOutstandingMinor: number;
@@ -3276,6 +3281,8 @@ export interface components {
              * @example 0
              */
             totalMinor: number;
+            /** @description The session's tournaments flight by flight (R9.9): entries, the prize pool, the house's commission and each prize; by name, then id. Their fees and prizes are in the players' nets and the house's. */
+            tournaments: components["schemas"]["StatementTournamentDto"][];
             /** @description R6.5: who pays whom to settle every outstanding balance exactly; at most (parties with a non-zero balance − 1), the house counted. */
             transfers: components["schemas"]["TransferDto"][];
         };
@@ -3360,6 +3367,42 @@ export interface components {
             playerId: string;
             /** @description Cash received in those payments. */
             receivedMinor: number;
+        };
+        StatementPrizeDto: {
+            /** @description Paid by the house to the player (ledger kind `prize`). */
+            amountMinor: number;
+            /**
+             * @description The bracket whose place it is (R9.11).
+             * @enum {string}
+             */
+            bracket: "main" | "consolation";
+            name: string;
+            /** @description The place it pays (equal places share, R9.9). */
+            place: number;
+            /** Format: uuid */
+            playerId: string;
+        };
+        StatementTournamentDto: {
+            /** @description Its entries, those who left included (no refund, R9.9). */
+            entries: number;
+            /** @description The entry fee (R9.9), or null. */
+            entryFeeMinor: number | null;
+            /** @example main */
+            flight: string;
+            /** @description The house's commission: `housePercent` of the pool, rounded down (R9.9). */
+            houseMinor: number;
+            name: string;
+            /** @description Entries × fee, paid to the house at the draw (ledger kind `entry-fee`). */
+            poolMinor: number;
+            /** @description The prizes, once the flight has finished (R9.9). */
+            prizes: components["schemas"]["StatementPrizeDto"][];
+            /**
+             * @description The flight's status.
+             * @enum {string}
+             */
+            status: "open" | "running" | "finished";
+            /** Format: uuid */
+            tournamentId: string;
         };
         TeamDto: {
             /**

@@ -66,7 +66,7 @@ describe('statements and CSV files for a club in any script, in its own time zon
   });
   afterAll(() => t.close());
 
-  it('keeps the JSON statement in UTC instants, with no time-zone fields (only the finished matches were added since)', async () => {
+  it('keeps the JSON statement in UTC instants, with no time-zone fields (only the finished matches and the tournaments were added since)', async () => {
     const res = await get(`/v1/sessions/${s1}/settlement`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
@@ -87,6 +87,7 @@ describe('statements and CSV files for a club in any script, in its own time zon
         'startsAt',
         'status',
         'totalMinor',
+        'tournaments',
         'transfers',
       ].sort(),
     );

@@ -1,5 +1,6 @@
 import { startApp, TestApp } from './support/app';
 import { clubWith, finish } from './support/club';
+import { pdfText } from './support/pdf-text';
 import { readModelDifferences } from './support/read-models';
 
 /**
@@ -122,6 +123,50 @@ describe('tournaments', () => {
     const statement = (await c.get(`/v1/sessions/${session}/settlement`)).body;
     const net = Object.fromEntries(statement.players.map((p: { playerId: string; netMinor: number }) => [p.playerId, p.netMinor]));
     expect(net).toMatchObject({ [s2]: 5560, [s1]: 1240, [s3]: -2000, [s4]: -2000, [s5]: -2000, [s6]: -2000 });
+    // The statement shows the flight: entries, pool, the house's commission and each prize, in JSON, CSV and PDF.
+    const name = async (p: string) => (await c.get(`/v1/players/${p}`)).body.name as string;
+    expect(statement.tournaments).toEqual([
+      {
+        tournamentId: id,
+        name: 'Friday knockout',
+        flight: 'main',
+        status: 'finished',
+        entries: 6,
+        entryFeeMinor: 2000,
+        poolMinor: 12000,
+        houseMinor: 1200,
+        prizes: [
+          { playerId: s2, name: await name(s2), place: 1, bracket: 'main', amountMinor: 7560 },
+          { playerId: s1, name: await name(s1), place: 2, bracket: 'main', amountMinor: 3240 },
+        ],
+      },
+    ]);
+    // The house holds the pool and pays the prizes: what it keeps is its commission.
+    expect(statement.houseMinor).toBe(1200);
+    const csv = (await c.get(`/v1/sessions/${session}/settlement`).set('Accept', 'text/csv')).text.split('\r\n');
+    expect(csv.filter((l) => l.startsWith('tournament,'))).toEqual([`tournament,${id},Friday knockout,6,1200,,,,,,,,12000,USD,flight=main; status=finished; entryFeeMinor=2000,,12.00,,,,120.00`]);
+    expect(csv.filter((l) => l.startsWith('prize,')).map((l) => l.split(',').slice(8, 14))).toEqual([
+      ['house', 'House', s2, await name(s2), '7560', 'USD'],
+      ['house', 'House', s1, await name(s1), '3240', 'USD'],
+    ]);
+    const pdf = await c
+      .get(`/v1/sessions/${session}/settlement`)
+      .set('Accept', 'application/pdf')
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (x: Buffer) => chunks.push(x));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
+    const text = pdfText(pdf.body as Buffer).text.join('\n');
+    expect(text).toContain('Tournaments (1)');
+    expect(text).toContain('Prizes (2)');
+    expect(text).toContain('75.60');
+    // The session's ledger lists the fees and the prizes under the tournament.
+    const entries = (await c.get(`/v1/sessions/${session}/ledger?limit=200`)).body.items as Array<{ kind: string; tournamentId: string | null; gameRef: unknown }>;
+    const own = entries.filter((e) => e.tournamentId === id);
+    expect(own.map((e) => e.kind).sort()).toEqual([...Array(6).fill('entry-fee'), 'prize', 'prize']);
+    expect(own.every((e) => e.gameRef === null)).toBe(true);
     const ledger = await t.sql<{ kind: string; n: string; total: string }>(
       `SELECT kind, count(*)::text AS n, sum(amount_minor)::text AS total FROM ledger_entries WHERE tournament_id = $1 GROUP BY kind ORDER BY kind`,
       [id],

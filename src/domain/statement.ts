@@ -31,6 +31,8 @@ export interface StatementInput {
   payments: StatementPayment[];
   /** The session's finished matches (R3.2, R3.9); none when left out. */
   matches?: StatementMatchInput[];
+  /** The flights of the session's tournaments with their money (R9.9); none when left out. */
+  tournaments?: StatementTournamentInput[];
   /** The time of the latest ledger entry or payment; the session's creation when there is none. */
   asOf: string;
 }
@@ -47,6 +49,27 @@ export interface StatementMatchInput {
   /** R3.8: the stake, or null. */
   stakeMinor: number | null;
   endedAt: string;
+}
+
+/** A tournament's flight and its money in the session's ledger (R9.9). */
+export interface StatementTournamentInput {
+  tournamentId: string;
+  name: string;
+  flight: string;
+  status: 'open' | 'running' | 'finished';
+  entries: number;
+  entryFeeMinor: number | null;
+  /** Entries × fee, paid to the house at the draw. */
+  poolMinor: number;
+  /** The house's commission out of the pool. */
+  houseMinor: number;
+  /** As posted when the flight finished (none before). */
+  prizes: Array<{ playerId: string; place: number; bracket: 'main' | 'consolation'; amountMinor: number }>;
+}
+
+/** A tournament's flight in the statement, each prize with its winner's name. */
+export interface StatementTournament extends Omit<StatementTournamentInput, 'prizes'> {
+  prizes: Array<StatementTournamentInput['prizes'][number] & { name: string }>;
 }
 
 /** A finished match in the statement: the input with each side's names ("Anna & Carl"). */
@@ -102,6 +125,8 @@ export interface Statement {
   payments: Array<StatementPayment & { fromName: string; toName: string }>;
   /** The session's finished matches and how each ended (R3.2, R3.9), by the time they ended, then id. */
   matches: StatementMatch[];
+  /** The session's tournaments, flight by flight: entries, pool, the house's commission and the prizes (R9.9), by name, then id. */
+  tournaments: StatementTournament[];
   /** R6.5: who pays whom to settle every outstanding balance; at most (non-zero balances − 1). */
   transfers: StatementTransfer[];
   /** Players' nets plus the house's: always 0 (R6.3, R6.4). */
@@ -173,6 +198,10 @@ export function buildStatement(input: StatementInput): Statement {
     matches: [...(input.matches ?? [])]
       .sort((a, b) => compareParty(a.endedAt, b.endedAt) || compareParty(a.matchId, b.matchId))
       .map((m) => ({ ...m, sideNames: [m.sides[0].map(nameOf).join(' & '), m.sides[1].map(nameOf).join(' & ')] })),
+    tournaments: [...(input.tournaments ?? [])]
+      .map((t, i) => ({ t, i }))
+      .sort((a, b) => compareParty(a.t.name, b.t.name) || compareParty(a.t.tournamentId, b.t.tournamentId) || a.i - b.i)
+      .map(({ t }) => ({ ...t, prizes: t.prizes.map((p) => ({ ...p, name: nameOf(p.playerId) })) })),
     transfers,
     totalMinor: fromBigMinor(total, 'totalMinor'),
   };

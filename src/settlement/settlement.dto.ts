@@ -33,8 +33,11 @@ export class LedgerEntryDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
-  @ApiProperty({ type: GameRefDto, description: 'The table and game the entry belongs to.' })
-  gameRef: GameRefDto;
+  @ApiProperty({ type: GameRefDto, nullable: true, description: "The table and game the entry belongs to; null for a tournament's entry fee or prize (see `tournamentId`)." })
+  gameRef: GameRefDto | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The tournament of an entry fee, a prize or their reversal (R9.9); null for a table's entry." })
+  tournamentId: string | null;
 
   @ApiProperty({ description: `Who pays. ${PARTY_DOC}` })
   from: string;
@@ -210,6 +213,26 @@ export class StatementMatchDto {
   endedAt: string;
 }
 
+export class StatementPrizeDto {
+  @ApiProperty({ format: 'uuid' }) playerId: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ description: 'The place it pays (equal places share, R9.9).' }) place: number;
+  @ApiProperty({ enum: ['main', 'consolation'], description: 'The bracket whose place it is (R9.11).' }) bracket: 'main' | 'consolation';
+  @ApiProperty({ description: 'Paid by the house to the player (ledger kind `prize`).' }) amountMinor: number;
+}
+
+export class StatementTournamentDto {
+  @ApiProperty({ format: 'uuid' }) tournamentId: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ example: 'main' }) flight: string;
+  @ApiProperty({ enum: ['open', 'running', 'finished'], description: "The flight's status." }) status: 'open' | 'running' | 'finished';
+  @ApiProperty({ description: 'Its entries, those who left included (no refund, R9.9).' }) entries: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The entry fee (R9.9), or null.' }) entryFeeMinor: number | null;
+  @ApiProperty({ description: 'Entries × fee, paid to the house at the draw (ledger kind `entry-fee`).' }) poolMinor: number;
+  @ApiProperty({ description: "The house's commission: `housePercent` of the pool, rounded down (R9.9)." }) houseMinor: number;
+  @ApiProperty({ type: [StatementPrizeDto], description: 'The prizes, once the flight has finished (R9.9).' }) prizes: StatementPrizeDto[];
+}
+
 export class TransferDto {
   @ApiProperty({ description: `Who pays. ${PARTY_DOC}` })
   from: string;
@@ -264,7 +287,9 @@ export class StatementDto {
   @ApiProperty({ type: [StatementPlayerDto], description: 'By name, then id.' })
   players: StatementPlayerDto[];
 
-  @ApiProperty({ description: "The house's take (rake, R6.4)." })
+  @ApiProperty({
+    description: "The house's net: its take (rake, R6.4) and, from a tournament, the entry fees it holds less the prizes it has paid (its commission once the flight has finished, R9.9).",
+  })
   houseMinor: number;
 
   @ApiProperty({ description: 'What the house is still owed (+) or owes (−) after the payments it took part in.' })
@@ -279,6 +304,13 @@ export class StatementDto {
       "The session's finished matches and how each ended, by points or by a forfeit (R3.2, R3.9), in the order they ended (then by id). A voided result that reopened a match takes it off the list.",
   })
   matches: StatementMatchDto[];
+
+  @ApiProperty({
+    type: [StatementTournamentDto],
+    description:
+      "The session's tournaments flight by flight (R9.9): entries, the prize pool, the house's commission and each prize; by name, then id. Their fees and prizes are in the players' nets and the house's.",
+  })
+  tournaments: StatementTournamentDto[];
 
   @ApiProperty({ type: [TransferDto], description: 'R6.5: who pays whom to settle every outstanding balance exactly; at most (parties with a non-zero balance − 1), the house counted.' })
   transfers: TransferDto[];

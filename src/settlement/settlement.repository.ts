@@ -6,6 +6,7 @@ import { PaymentEntity } from '../payments';
 import { SessionEntity } from '../sessions';
 import { sideOf } from '../player-stats';
 import { decodeTableJson, type MatchTableSetup, type MatchTableState } from '../tables';
+import { decodeTournament, type TournamentRow } from '../tournaments';
 
 /** A finished match of a session with its finished games, as the statement reads it. */
 export interface SessionMatchRow {
@@ -18,8 +19,8 @@ export interface SessionMatchRow {
 
 export interface LedgerLine {
   id: string;
-  tableId: string;
-  tableKind: 'match' | 'money' | 'chouette';
+  /** The table's entry: its table; a tournament's (R9.9): its tournament. */
+  owner: { tableId: string; tableKind: 'match' | 'money' | 'chouette' } | { tournamentId: string };
   gameNo: number | null;
   from: string;
   to: string;
@@ -39,7 +40,7 @@ export interface PartySessionRow {
   receivedMinor: number;
 }
 
-const TABLE_KINDS: ReadonlyArray<LedgerLine['tableKind']> = ['match', 'money', 'chouette'];
+const TABLE_KINDS = ['match', 'money', 'chouette'] as const;
 
 const decodePayment: Decoder<PaymentEntity> = (r) => {
   const c = cols(r);
@@ -87,16 +88,15 @@ export class SettlementRepository {
     if (f.party) where += ` AND (l.from_party = $${params.push(f.party)} OR l.to_party = $${params.length})`;
     if (after) where += ` AND l.id > $${params.push(after)}`;
     return tx.rows(
-      `SELECT l.id, l.table_id, t.kind AS table_kind, l.game_no, l.from_party, l.to_party, l.amount_minor, l.kind, l.created_at
-         FROM ledger_entries l JOIN game_tables t ON t.club_id = l.club_id AND t.id = l.table_id
+      `SELECT l.id, l.table_id, t.kind AS table_kind, l.tournament_id, l.game_no, l.from_party, l.to_party, l.amount_minor, l.kind, l.created_at
+         FROM ledger_entries l LEFT JOIN game_tables t ON t.club_id = l.club_id AND t.id = l.table_id
         WHERE ${where} ORDER BY l.id LIMIT $${params.push(limit + 1)}`,
       params,
       (r) => {
         const c = cols(r);
         return {
           id: c.text('id'),
-          tableId: c.text('table_id'),
-          tableKind: c.oneOf('table_kind', TABLE_KINDS),
+          owner: c.textOrNull('tournament_id') === null ? { tableId: c.text('table_id'), tableKind: c.oneOf('table_kind', TABLE_KINDS) } : { tournamentId: c.text('tournament_id') },
           gameNo: c.intOrNull('game_no'),
           from: c.text('from_party'),
           to: c.text('to_party'),
@@ -143,6 +143,15 @@ export class SettlementRepository {
       },
     );
     return matches;
+  }
+
+  /** The session's tournaments (R9.9), oldest first. */
+  tournaments(tx: Reads, clubId: string, sessionId: string): Promise<TournamentRow[]> {
+    return tx.rows(
+      `SELECT t.*, s.currency FROM tournaments t JOIN sessions s ON s.club_id = t.club_id AND s.id = t.session_id WHERE t.club_id = $1 AND t.session_id = $2 ORDER BY t.id`,
+      [clubId, sessionId],
+      decodeTournament,
+    );
   }
 
   async sessionTotals(tx: Reads, clubId: string, sessionId: string): Promise<{ nets: Map<string, number>; games: Map<string, number>; latest: Date | null }> {

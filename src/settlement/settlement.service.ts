@@ -18,6 +18,7 @@ import { PaymentEntity } from '../payments';
 import { SessionEntity, SessionsRepository } from '../sessions';
 import { assertPlayersInClub, scoreOf, standingForfeit, standingPenalties } from '../tables';
 import type { SessionMatchRow } from './settlement.repository';
+import { statementFlights } from '../tournaments';
 import {
   BalanceDto,
   BalancesQuery,
@@ -97,15 +98,15 @@ export class SettlementService {
         limit,
         (r) => [r.id],
         (r) => {
-          const table = TABLE_ROUTES[r.tableKind];
+          const owner = r.owner;
+          const table = 'tableKind' in owner ? TABLE_ROUTES[owner.tableKind] : null;
           return {
             id: r.id,
-            gameRef: {
-              table,
-              tableId: r.tableId,
-              gameNo: r.gameNo,
-              href: r.gameNo === null ? `/v1/${table}/${r.tableId}` : `/v1/${table}/${r.tableId}/games/${r.gameNo}`,
-            },
+            gameRef:
+              'tableId' in owner && table
+                ? { table, tableId: owner.tableId, gameNo: r.gameNo, href: r.gameNo === null ? `/v1/${table}/${owner.tableId}` : `/v1/${table}/${owner.tableId}/games/${r.gameNo}` }
+                : null,
+            tournamentId: 'tournamentId' in owner ? owner.tournamentId : null,
             from: r.from,
             to: r.to,
             amountMinor: r.amountMinor,
@@ -133,6 +134,7 @@ export class SettlementService {
       parties.delete(HOUSE);
       const players = (await this.repo.sessionPlayers(tx, auth.clubId, s.id, [...parties])).map((p) => ({ ...p, games: games.get(p.playerId) ?? 0 }));
       const matches = (await this.repo.finishedMatches(tx, auth.clubId, s.id)).flatMap(statementMatch);
+      const tournaments = (await this.repo.tournaments(tx, auth.clubId, s.id)).flatMap(statementFlights);
       let asOf = latest ?? s.createdAt;
       for (const p of payments) if (p.createdAt > asOf) asOf = p.createdAt;
       const statement = buildStatement({
@@ -158,6 +160,7 @@ export class SettlementService {
           at: p.createdAt.toISOString(),
         })),
         matches,
+        tournaments,
         asOf: asOf.toISOString(),
       });
       return { statement, timeZone: club.timezone };

@@ -32,13 +32,22 @@
  *   match)    | none), currency, note = `score=<a>-<b>; endedBy=points` or
  *             | `score=<a>-<b>; endedBy=forfeit; side=<0|1>; reason=<reason>`
  *             | (R3.2, R3.9), at = when it ended — in the Statement's order
+ *   tournament| playerId = the tournament's id, name = its name, amountMinor =
+ *   (1 each   | the flight's prize pool, netMinor = the house's commission out
+ *   flight)   | of it (R9.9), games = its entries, currency, note =
+ *             | `flight=<name>; status=<open|running|finished>;
+ *             | entryFeeMinor=<n|none>`
+ *   prize     | playerId = the tournament's id, fromId = `house`, fromName =
+ *   (1 each,  | `House`, toId, toName = the winner, amountMinor, currency, note =
+ *   after its | `flight=<name>; bracket=<main|consolation>; place=<n>` (R9.9)
+ *   flight)   |
  *   transfer  | fromId, fromName, toId, toName, amountMinor, currency — the
  *   (1 each)  | transfers that settle the session, in the Statement's order
  *   total     | netMinor = totalMinor (players' nets plus the house's: always 0),
  *   (1 row)   | currency
  *
  * Rows come in exactly that order: session, players, house, payments, matches,
- * transfers, total.
+ * tournaments (each flight followed by its prizes), transfers, total.
  *
  * NUMBERS. The numeric columns (games, netMinor, paidMinor, receivedMinor,
  * outstandingMinor, amountMinor) hold integers in minor units (R6.2), written
@@ -127,7 +136,7 @@ const MAJOR_OF = { net: 'netMinor', paid: 'paidMinor', received: 'receivedMinor'
 type MajorColumn = keyof typeof MAJOR_OF;
 type TextColumn = Exclude<Column, NumericColumn | MajorColumn | 'record'>;
 
-type RecordKind = 'session' | 'player' | 'house' | 'payment' | 'match' | 'transfer' | 'total';
+type RecordKind = 'session' | 'player' | 'house' | 'payment' | 'match' | 'tournament' | 'prize' | 'transfer' | 'total';
 
 /** One data row: the record kind, then whichever cells it fills (the rest stay empty). */
 type Row = { record: RecordKind } & Partial<Record<NumericColumn, number>> & Partial<Record<TextColumn, string>>;
@@ -198,6 +207,31 @@ export function renderStatementCsv(s: Statement, options: CsvOptions = {}): stri
       note: `score=${m.score[0]}-${m.score[1]}; ${end}`,
       at: at(m.endedAt),
     });
+  }
+  for (const f of s.tournaments) {
+    rows.push({
+      record: 'tournament',
+      playerId: f.tournamentId,
+      name: f.name,
+      games: f.entries,
+      netMinor: f.houseMinor,
+      amountMinor: f.poolMinor,
+      currency,
+      note: `flight=${f.flight}; status=${f.status}; entryFeeMinor=${f.entryFeeMinor ?? 'none'}`,
+    });
+    for (const p of f.prizes) {
+      rows.push({
+        record: 'prize',
+        playerId: f.tournamentId,
+        fromId: HOUSE,
+        fromName: HOUSE_NAME,
+        toId: p.playerId,
+        toName: p.name,
+        amountMinor: p.amountMinor,
+        currency,
+        note: `flight=${f.flight}; bracket=${p.bracket}; place=${p.place}`,
+      });
+    }
   }
   for (const t of s.transfers) {
     rows.push({

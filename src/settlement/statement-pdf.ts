@@ -366,6 +366,37 @@ function draw(doc: Doc, ts: Typesetter, s: Statement, time: Clock): void {
     );
   }
 
+  // The session's tournaments, flight by flight: pool, the house's commission, prizes (R9.9).
+  if (s.tournaments.length > 0) {
+    layout.heading(`Tournaments (${s.tournaments.length})`, HEADER_HEIGHT + ROW_HEIGHT);
+    const nameWidth = 150;
+    const placeWidth = 60;
+    layout.table(
+      [
+        { title: 'Tournament', width: nameWidth, align: 'left' },
+        { title: 'Flight', width: 80, align: 'left' },
+        { title: 'Entries', width: 50, align: 'right' },
+        { title: 'Pool', unit: currency, width: 75, align: 'right', numeric: true },
+        { title: 'House', unit: currency, width: 75, align: 'right', numeric: true },
+        { title: 'Status', width: w - nameWidth - 80 - 50 - 150, align: 'left' },
+      ],
+      s.tournaments.map((f) => [f.name, f.flight, String(f.entries), money(f.poolMinor), money(f.houseMinor), f.status]),
+    );
+    const prizes = s.tournaments.flatMap((f) => f.prizes.map((p) => ({ f, p })));
+    if (prizes.length > 0) {
+      layout.heading(`Prizes (${prizes.length})`, HEADER_HEIGHT + ROW_HEIGHT);
+      layout.table(
+        [
+          { title: 'Tournament', width: nameWidth, align: 'left' },
+          { title: 'Place', width: placeWidth, align: 'left' },
+          { title: 'Player', width: w - nameWidth - placeWidth - 75, align: 'left' },
+          { title: 'Prize', unit: currency, width: 75, align: 'right', numeric: true },
+        ],
+        prizes.map(({ f, p }) => [`${f.name} (${f.flight})`, `${p.bracket === 'consolation' ? 'cons. ' : ''}${p.place}`, p.name, money(p.amountMinor)]),
+      );
+    }
+  }
+
   // Transfers that settle what is outstanding.
   if (s.transfers.length === 0) {
     layout.heading('Transfers to settle', ROW_HEIGHT);

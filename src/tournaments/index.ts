@@ -1,1 +1,5 @@
+/** Tournaments: what the rest of the app may use of src/tournaments. */
 export { TournamentsModule } from './tournaments.module';
+export { decodeTournament } from './tournaments.repository';
+export { statementFlights } from './tournament-view';
+export type { TournamentRow } from './tournament-state';

@@ -1,5 +1,6 @@
 import { loserOf, Round, sidesOf } from '../domain/tournament';
 import { Bracket, bracketStandings, Flight, flightStatus, FlightRules, poolOf } from '../domain/tournament-flight';
+import type { StatementTournamentInput } from '../domain/statement';
 import type { MatchEndDto } from '../tables';
 import { flightRules, Schedule, TournamentRow } from './tournament-state';
 import type { FlightDto, TournamentDto, TournamentEntryDto, TournamentRoundDto } from './tournaments.dto';
@@ -88,4 +89,23 @@ export function tournamentView(t: TournamentRow): TournamentDto {
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
+}
+
+/** The session statement's lines of a tournament (R9.9): one per flight, with its pool, commission and prizes. */
+export function statementFlights(t: TournamentRow): StatementTournamentInput[] {
+  const rules = flightRules(t);
+  return t.state.flights.map((f) => {
+    const pool = poolOf(f, rules);
+    return {
+      tournamentId: t.id,
+      name: t.name,
+      flight: f.name,
+      status: flightStatus(f, rules),
+      entries: f.entries.length,
+      entryFeeMinor: t.config.entryFeeMinor,
+      poolMinor: pool,
+      houseMinor: Math.floor((pool * rules.housePercent) / 100),
+      prizes: (f.prizes ?? []).map((p) => ({ playerId: p.playerId, place: p.place, bracket: p.bracket, amountMinor: p.amountMinor })),
+    };
+  });
 }

@@ -5,7 +5,8 @@ import type { TournamentConfig, TournamentRow, TournamentState } from './tournam
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const decode: Decoder<TournamentRow> = (r) => {
+/** A tournaments row (with its session's currency as `currency`). */
+export const decodeTournament: Decoder<TournamentRow> = (r) => {
   const c = cols(r);
   const config = c.json('config');
   const state = c.json('state');
@@ -43,7 +44,7 @@ export class TournamentsRepository {
   }
 
   find(tx: Reads, clubId: string, id: string): Promise<TournamentRow | null> {
-    return tx.maybeOne(`${SELECT} WHERE t.club_id = $1 AND t.id = $2`, [clubId, id], decode);
+    return tx.maybeOne(`${SELECT} WHERE t.club_id = $1 AND t.id = $2`, [clubId, id], decodeTournament);
   }
 
   /** The tournament locked for the command (its latest committed version). */
@@ -52,7 +53,7 @@ export class TournamentsRepository {
       `SELECT t.*, (SELECT s.currency FROM sessions s WHERE s.club_id = t.club_id AND s.id = t.session_id) AS currency
          FROM tournaments t WHERE t.club_id = $1 AND t.id = $2 FOR UPDATE`,
       [clubId, id],
-      decode,
+      decodeTournament,
     );
   }
 
@@ -74,7 +75,7 @@ export class TournamentsRepository {
     if (f.status) where += ` AND t.status = $${values.push(f.status)}`;
     if (f.sessionId) where += ` AND t.session_id = $${values.push(f.sessionId)}`;
     if (after) where += ` AND t.id > $${values.push(after)}`;
-    return tx.rows(`${SELECT} WHERE ${where} ORDER BY t.id LIMIT $${values.push(limit + 1)}`, values, decode);
+    return tx.rows(`${SELECT} WHERE ${where} ORDER BY t.id LIMIT $${values.push(limit + 1)}`, values, decodeTournament);
   }
 
   /** The players' club ratings (R7), for a draw seeded by rating (R9.3). */
