@@ -28,6 +28,7 @@ import { MAIN, sampleRss, startApp } from './lib/app.mjs';
 import { onCleanup, runCleanup, runMain } from './lib/cleanup.mjs';
 import { embeddedStore, serverStore } from './lib/database.mjs';
 import { chouetteGame, recordAction, recordGame, recordGameLoad, settlement, startBaselines } from './lib/figures.mjs';
+import { tournament } from './lib/tournament.mjs';
 import { history } from './lib/history.mjs';
 import { HttpClient, interleave } from './lib/http.mjs';
 import { emit, envNumber, log, now } from './lib/util.mjs';
@@ -179,6 +180,17 @@ async function main() {
     emit('chouette_game_rps', chouette.rps, 'req/s');
     emit('chouette_game_p99_ms', chouette.p99, 'ms');
     emit('chouette_game_non2xx', chouette.non2xx, 'count', 0);
+  }
+
+  if (wanted('tournament')) {
+    const tm = await tournament({ ...load, baseUrl: app.url, pid: app.pid });
+    non2xx += tm.result.non2xx + (tm.result.warmupNon2xx ?? 0) + tm.read.non2xx;
+    emit('tournament_result_rps', tm.result.rps, 'req/s');
+    emit('tournament_result_p50_ms', tm.result.p50, 'ms');
+    emit('tournament_result_p99_ms', tm.result.p99, 'ms');
+    emit('tournament_get_128_rps', tm.read.rps, 'req/s');
+    emit('tournament_get_128_p50_ms', tm.read.p50, 'ms');
+    emit('tournament_get_128_p99_ms', tm.read.p99, 'ms');
   }
 
   if (wanted('settlement')) {
