@@ -2369,7 +2369,26 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        MatchClockDto: {
+            /**
+             * @description R9.7: the delay per move (Bronstein), in seconds.
+             * @example 12
+             */
+            delaySeconds: number;
+            /**
+             * @description R9.7: for a clock brought in now, each player's time: (RA + RB) × 2 minutes, RA and RB the points each side still needs.
+             * @example 14
+             */
+            fromNowMinutes: number;
+            /**
+             * @description R9.7: each player's time for the whole match: 2 minutes per point of the target.
+             * @example 10
+             */
+            perPlayerMinutes: number;
+        };
         MatchDto: {
+            /** @description A tournament match's time allowance on a clock (R9.7); null for a match of no tournament. */
+            clock: components["schemas"]["MatchClockDto"] | (never | null);
             /** @description The Crawford game's number once known (R3.4). */
             crawfordGameNo: number | null;
             /** Format: date-time */
@@ -21599,11 +21618,190 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A running bracket: round 1 half played, the final waiting for its second player. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "consolation": false,
+                     *       "createdAt": "2026-12-11T17:45:00.000Z",
+                     *       "currency": "EUR",
+                     *       "entryFeeMinor": 2000,
+                     *       "flights": [
+                     *         {
+                     *           "consolation": null,
+                     *           "entries": [
+                     *             {
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000001",
+                     *               "seed": 1,
+                     *               "status": "in"
+                     *             },
+                     *             {
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000002",
+                     *               "seed": 2,
+                     *               "status": "in"
+                     *             },
+                     *             {
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000003",
+                     *               "seed": 3,
+                     *               "status": "in"
+                     *             },
+                     *             {
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000004",
+                     *               "seed": 4,
+                     *               "status": "out"
+                     *             }
+                     *           ],
+                     *           "houseMinor": 800,
+                     *           "name": "main",
+                     *           "prizePoolMinor": 8000,
+                     *           "prizes": [],
+                     *           "rounds": [
+                     *             {
+                     *               "no": 1,
+                     *               "pairings": [
+                     *                 {
+                     *                   "bye": null,
+                     *                   "endedBy": {
+                     *                     "kind": "points"
+                     *                   },
+                     *                   "matchId": "0190c3a2-0000-7000-8000-000000000101",
+                     *                   "no": 1,
+                     *                   "score": [
+                     *                     5,
+                     *                     2
+                     *                   ],
+                     *                   "sides": [
+                     *                     [
+                     *                       "0190c3a2-0000-7000-8000-000000000001"
+                     *                     ],
+                     *                     [
+                     *                       "0190c3a2-0000-7000-8000-000000000004"
+                     *                     ]
+                     *                   ],
+                     *                   "slots": [
+                     *                     "0190c3a2-0000-7000-8000-000000000001",
+                     *                     "0190c3a2-0000-7000-8000-000000000004"
+                     *                   ],
+                     *                   "winnerSide": 0
+                     *                 },
+                     *                 {
+                     *                   "bye": null,
+                     *                   "endedBy": null,
+                     *                   "matchId": "0190c3a2-0000-7000-8000-000000000102",
+                     *                   "no": 2,
+                     *                   "score": null,
+                     *                   "sides": [
+                     *                     [
+                     *                       "0190c3a2-0000-7000-8000-000000000002"
+                     *                     ],
+                     *                     [
+                     *                       "0190c3a2-0000-7000-8000-000000000003"
+                     *                     ]
+                     *                   ],
+                     *                   "slots": [
+                     *                     "0190c3a2-0000-7000-8000-000000000002",
+                     *                     "0190c3a2-0000-7000-8000-000000000003"
+                     *                   ],
+                     *                   "winnerSide": null
+                     *                 }
+                     *               ],
+                     *               "scheduledAt": "2026-12-11T18:30:00.000Z",
+                     *               "target": 5
+                     *             },
+                     *             {
+                     *               "no": 2,
+                     *               "pairings": [
+                     *                 {
+                     *                   "bye": null,
+                     *                   "endedBy": null,
+                     *                   "matchId": null,
+                     *                   "no": 1,
+                     *                   "score": null,
+                     *                   "sides": null,
+                     *                   "slots": [
+                     *                     "0190c3a2-0000-7000-8000-000000000001",
+                     *                     null
+                     *                   ],
+                     *                   "winnerSide": null
+                     *                 }
+                     *               ],
+                     *               "scheduledAt": null,
+                     *               "target": 7
+                     *             }
+                     *           ],
+                     *           "standings": [
+                     *             {
+                     *               "buchholz": 1,
+                     *               "place": 3,
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000004",
+                     *               "pointsAgainst": 5,
+                     *               "pointsFor": 2,
+                     *               "wins": 0
+                     *             },
+                     *             {
+                     *               "buchholz": 0,
+                     *               "place": null,
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000001",
+                     *               "pointsAgainst": 2,
+                     *               "pointsFor": 5,
+                     *               "wins": 1
+                     *             },
+                     *             {
+                     *               "buchholz": 0,
+                     *               "place": null,
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000002",
+                     *               "pointsAgainst": 0,
+                     *               "pointsFor": 0,
+                     *               "wins": 0
+                     *             },
+                     *             {
+                     *               "buchholz": 0,
+                     *               "place": null,
+                     *               "playerId": "0190c3a2-0000-7000-8000-000000000003",
+                     *               "pointsAgainst": 0,
+                     *               "pointsFor": 0,
+                     *               "wins": 0
+                     *             }
+                     *           ],
+                     *           "status": "running"
+                     *         }
+                     *       ],
+                     *       "format": "knockout",
+                     *       "housePercent": 10,
+                     *       "id": "0190c3a2-0000-7000-8000-0000000000f1",
+                     *       "name": "Friday knockout",
+                     *       "payouts": [
+                     *         70,
+                     *         30
+                     *       ],
+                     *       "roundMinutes": null,
+                     *       "rounds": null,
+                     *       "rules": {
+                     *         "automaticDoubles": 0,
+                     *         "backgammonMultiplier": 3,
+                     *         "beavers": false,
+                     *         "crawford": true,
+                     *         "cubeLimit": null,
+                     *         "deadCube": "refuse",
+                     *         "jacoby": false,
+                     *         "raccoons": false
+                     *       },
+                     *       "sessionId": "0190c3a2-0000-7000-8000-0000000000a1",
+                     *       "startsAt": "2026-12-11T18:30:00.000Z",
+                     *       "status": "running",
+                     *       "targets": [
+                     *         5,
+                     *         7
+                     *       ],
+                     *       "updatedAt": "2026-12-11T19:12:00.000Z",
+                     *       "variant": "backgammon",
+                     *       "version": 7
+                     *     }
+                     */
                     "application/json": components["schemas"]["TournamentDto"];
                 };
             };

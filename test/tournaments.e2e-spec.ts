@@ -91,6 +91,8 @@ describe('tournaments', () => {
     const m36 = f.rounds[0].pairings[2].matchId as string;
     const match = (await c.get(`/v1/matches/${m45}`)).body;
     expect(match).toMatchObject({ sides: [[s4], [s5]], target: 3, sessionId: session, tournament: { id, flight: 'main', bracket: 'main', round: 1, pairing: 2 } });
+    // R9.7: 2 minutes a point of the target each, a 12 s delay; a clock brought in now, (3 + 3) × 2 minutes.
+    expect(match.clock).toEqual({ perPlayerMinutes: 6, delaySeconds: 12, fromNowMinutes: 12 });
 
     await win(m45, s4);
     // Seed 4 goes through to meet seed 1: the semi-final's match is created at once.
@@ -144,7 +146,9 @@ describe('tournaments', () => {
     // The house holds the pool and pays the prizes: what it keeps is its commission.
     expect(statement.houseMinor).toBe(1200);
     const csv = (await c.get(`/v1/sessions/${session}/settlement`).set('Accept', 'text/csv')).text.split('\r\n');
-    expect(csv.filter((l) => l.startsWith('tournament,'))).toEqual([`tournament,${id},Friday knockout,6,1200,,,,,,,,12000,USD,flight=main; status=finished; entryFeeMinor=2000,,12.00,,,,120.00`]);
+    expect(csv.filter((l) => l.startsWith('tournament,'))).toEqual([
+      `tournament,${id},Friday knockout,6,1200,,,,,,,,12000,USD,flight=main; status=finished; entryFeeMinor=2000,,12.00,,,,120.00`,
+    ]);
     expect(csv.filter((l) => l.startsWith('prize,')).map((l) => l.split(',').slice(8, 14))).toEqual([
       ['house', 'House', s2, await name(s2), '7560', 'USD'],
       ['house', 'House', s1, await name(s1), '3240', 'USD'],
@@ -424,5 +428,96 @@ describe('tournaments', () => {
     expect((await c.post(`/v1/tournaments/${id}/entries`, { playerId: (await players(1))[0] })).body.code).toBe('TOURNAMENT_NOT_OPEN');
     expect((await get(id)).version).toBe(version + 1);
     expect((await c.get('/v1/tournaments/00000000-0000-7000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('runs flights side by side, each with its own draw, pool and prizes; an entry moves before the draw (R9.1, R9.2, R9.9)', async () => {
+    const [a, b, cc, d] = await players(4);
+    const session = await c.session();
+    const id = await create({ name: 'Flighted', format: 'knockout', targets: [3], flights: ['open', 'novice'], sessionId: session, entryFeeMinor: 1000 });
+    await enter(id, [a, b, cc]);
+    expect((await c.post(`/v1/tournaments/${id}/entries`, { playerId: d, flight: 'novice' })).status).toBe(201);
+    const moved = await t.http().patch(`/v1/tournaments/${id}/entries/${cc}`).set('Authorization', `Bearer ${c.owner}`).send({ flight: 'novice' });
+    expect(moved.status).toBe(200);
+    expect(moved.body.flights.map((f: { name: string; entries: Array<{ playerId: string }> }) => [f.name, f.entries.map((e) => e.playerId)])).toEqual([
+      ['open', [a, b]],
+      ['novice', [cc, d]],
+    ]);
+    const drawn = (await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' })).body;
+    const final = (f: number) => drawn.flights[f].rounds[0].pairings[0] as { matchId: string; sides: string[][] };
+    expect([final(0).sides, final(1).sides]).toEqual([
+      [[a], [b]],
+      [[cc], [d]],
+    ]);
+    expect(drawn.flights.map((f: { prizePoolMinor: number }) => f.prizePoolMinor)).toEqual([2000, 2000]);
+    await win(final(0).matchId, b);
+    let state = await get(id);
+    // The open flight is over and paid; the novice flight still plays.
+    expect(state.status).toBe('running');
+    expect(state.flights.map((f: { status: string }) => f.status)).toEqual(['finished', 'running']);
+    expect(state.flights[0].prizes).toEqual([{ playerId: b, place: 1, bracket: 'main', amountMinor: 2000 }]);
+    expect((await c.get(`/v1/matches/${final(1).matchId}`)).body.tournament).toMatchObject({ flight: 'novice' });
+    await win(final(1).matchId, cc);
+    state = await get(id);
+    expect(state.status).toBe('finished');
+    expect(state.flights[1].prizes).toEqual([{ playerId: cc, place: 1, bracket: 'main', amountMinor: 2000 }]);
+  });
+
+  it('pays a consolation bracket beside the main one, and a corrected final takes the prizes back and posts them again (R9.9, R9.10, R9.11)', async () => {
+    const [s1, s2, s3, s4] = await players(4);
+    const session = await c.session();
+    const id = await create({
+      name: 'With consolation',
+      format: 'knockout',
+      targets: [3],
+      consolation: true,
+      sessionId: session,
+      entryFeeMinor: 2500,
+      housePercent: 10,
+      payouts: { main: [40, 25], consolation: [25, 10] },
+    });
+    await enter(id, [s1, s2, s3, s4]);
+    const drawn = (await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' })).body;
+    const [m14, m23] = drawn.flights[0].rounds[0].pairings.map((p: { matchId: string }) => p.matchId);
+    await win(m14, s1);
+    expect((await get(id)).flights[0].consolation).toBeNull();
+    await win(m23, s2);
+    // Both first-match losers known: the consolation is drawn by their seeds, s3 v s4.
+    const cons = (await get(id)).flights[0].consolation;
+    expect(cons.rounds[0].pairings[0].sides).toEqual([[s3], [s4]]);
+    expect((await c.get(`/v1/matches/${cons.rounds[0].pairings[0].matchId}`)).body.tournament).toMatchObject({ bracket: 'consolation', round: 1, pairing: 1 });
+    await win(cons.rounds[0].pairings[0].matchId, s4);
+    const finalId = (await get(id)).flights[0].rounds[1].pairings[0].matchId as string;
+    await win(finalId, s2);
+    let state = await get(id);
+    expect(state.status).toBe('finished');
+    // Pool 4 × 25.00 = 100.00; the house 10.00; 90.00 shared 40/25 (main) and 25/10 (consolation).
+    expect(state.flights[0].prizes).toEqual([
+      { playerId: s2, place: 1, bracket: 'main', amountMinor: 3600 },
+      { playerId: s1, place: 2, bracket: 'main', amountMinor: 2250 },
+      { playerId: s4, place: 1, bracket: 'consolation', amountMinor: 2250 },
+      { playerId: s3, place: 2, bracket: 'consolation', amountMinor: 900 },
+    ]);
+    // The final's result was wrong: voided, the prizes come back to the house and the event is running again.
+    expect((await c.post(`/v1/matches/${finalId}/void`, { reason: 'Wrong winner recorded' })).status).toBe(200);
+    state = await get(id);
+    expect(state.status).toBe('running');
+    expect(state.flights[0].prizes).toEqual([]);
+    const net = async () =>
+      Object.fromEntries(((await c.get(`/v1/sessions/${session}/settlement`)).body.players as Array<{ playerId: string; netMinor: number }>).map((p) => [p.playerId, p.netMinor]));
+    expect(await net()).toEqual({ [s1]: -2500, [s2]: -2500, [s3]: -2500, [s4]: -2500 });
+    await win(finalId, s1);
+    state = await get(id);
+    expect(state.flights[0].prizes.slice(0, 2)).toEqual([
+      { playerId: s1, place: 1, bracket: 'main', amountMinor: 3600 },
+      { playerId: s2, place: 2, bracket: 'main', amountMinor: 2250 },
+    ]);
+    expect(await net()).toEqual({ [s1]: 1100, [s2]: -250, [s3]: -1600, [s4]: -250 });
+    expect((await c.get(`/v1/sessions/${session}/settlement`)).body.houseMinor).toBe(1000);
+    const kinds = await t.sql<{ kind: string; n: string }>(`SELECT kind, count(*)::text AS n FROM ledger_entries WHERE tournament_id = $1 GROUP BY kind ORDER BY kind`, [id]);
+    expect(kinds).toEqual([
+      { kind: 'entry-fee', n: '4' },
+      { kind: 'prize', n: '8' },
+      { kind: 'void', n: '4' },
+    ]);
   });
 });

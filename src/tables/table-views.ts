@@ -5,6 +5,7 @@
  * the commands' answers and the events a command writes (`table.created`,
  * `table.updated`) share these, so an event carries what a GET would answer.
  */
+import { clockAllowance } from '../domain/tournament';
 import { isoOrNull } from '../common/dates';
 import { seatedPlayers } from '../domain/chouette';
 import { minorFromDb } from '../ledger';
@@ -69,6 +70,7 @@ export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: s
     endedBy: matchEnd(t, score),
     scheduledAt: setup.scheduledAt ?? null,
     tournament: setup.tournament ? { ...setup.tournament } : null,
+    clock: setup.tournament ? clockOf(setup.target, score.score) : null,
     penalties: penaltiesOf(t).map(({ voided, ...p }) => ({ ...p, voided: voided !== undefined, voidedBy: voided ? { ...voided } : null })),
     currentGameNo: t.currentGameNo,
     games,
@@ -76,6 +78,13 @@ export function matchView(t: MatchTableRow, games: GameSummaryDto[], currency: s
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
+}
+
+/** R9.7: the match's time allowance, for the whole match and for a clock brought in at this score. */
+function clockOf(target: number, score: readonly number[]): { perPlayerMinutes: number; delaySeconds: number; fromNowMinutes: number } {
+  const whole = clockAllowance(target);
+  const now = clockAllowance(target, [score[0], score[1]]);
+  return { perPlayerMinutes: whole.perPlayerMs / 60_000, delaySeconds: whole.delayMs / 1000, fromNowMinutes: now.perPlayerMs / 60_000 };
 }
 
 /**

@@ -656,6 +656,13 @@ export class MatchTournamentDto {
   @ApiProperty({ description: 'The pairing of the round, from 1 (top of the bracket first).', example: 1 }) pairing: number;
 }
 
+export class MatchClockDto {
+  @ApiProperty({ description: "R9.7: each player's time for the whole match: 2 minutes per point of the target.", example: 10 }) perPlayerMinutes: number;
+  @ApiProperty({ description: 'R9.7: the delay per move (Bronstein), in seconds.', example: 12 }) delaySeconds: number;
+  @ApiProperty({ description: "R9.7: for a clock brought in now, each player's time: (RA + RB) × 2 minutes, RA and RB the points each side still needs.", example: 14 })
+  fromNowMinutes: number;
+}
+
 export class MatchDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ type: String, format: 'uuid', nullable: true }) sessionId: string | null;
@@ -673,6 +680,7 @@ export class MatchDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the match was due to start (UTC), as given at its creation; null when none was.' }) scheduledAt:
     string | null;
   @ApiProperty({ type: MatchTournamentDto, nullable: true, description: 'The tournament pairing it plays (R9.5); null for a match of no tournament.' }) tournament: MatchTournamentDto | null;
+  @ApiProperty({ type: MatchClockDto, nullable: true, description: "A tournament match's time allowance on a clock (R9.7); null for a match of no tournament." }) clock: MatchClockDto | null;
   @ApiProperty({ type: [PenaltyRecordDto], description: 'Every penalty given (R3.6), voided ones too, in order.' }) penalties: PenaltyRecordDto[];
   @ApiProperty({ type: Number, nullable: true, description: 'The game in progress, if any.' }) currentGameNo: number | null;
   @ApiProperty({ type: [GameSummaryDto] }) games: GameSummaryDto[];

@@ -9,6 +9,7 @@ import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import { CreateTournamentDto, DrawDto, EntryDto, MoveEntryDto, SplitPayoutsDto, TournamentDto, TournamentListQuery, WithdrawDto } from './tournaments.dto';
 import { TournamentsService } from './tournaments.service';
+import { RUNNING_BRACKET } from './tournament-example';
 
 const TournamentPage = PageOf(TournamentDto);
 const { anna, session } = EXAMPLE_ID;
@@ -82,7 +83,7 @@ export class TournamentsController {
     summary: 'A tournament: its flights, entries, rounds and pairings, standings, pool and prizes (R9)',
     description: 'Every pairing names its match once created; a match of a tournament shows `tournament: { id, flight, bracket, round, pairing }`.',
   })
-  @ApiOkResponse({ type: TournamentDto })
+  @ApiOkResponse({ type: TournamentDto, description: 'A running bracket: round 1 half played, the final waiting for its second player.', example: RUNNING_BRACKET })
   @ApiProblem(404, 'No such tournament in this club (NOT_FOUND).')
   get(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Tournament')) id: string) {
     return this.tournaments.get(auth, id);
