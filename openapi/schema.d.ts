@@ -1719,7 +1719,9 @@ export interface components {
             version: number;
         };
         ConsolationDto: {
+            /** @description The consolation bracket's rounds (R9.11). */
             rounds: components["schemas"]["TournamentRoundDto"][];
+            /** @description Its places once decided (R9.5). */
             standings: components["schemas"]["TournamentStandingDto"][];
         };
         CreateApiKeyDto: {
@@ -2219,7 +2221,10 @@ export interface components {
             entries: components["schemas"]["TournamentEntryDto"][];
             /** @description R9.9: the house's commission out of the pool. */
             houseMinor: number;
-            /** @example main */
+            /**
+             * @description The flight's name (R9.1).
+             * @example main
+             */
             name: string;
             /** @description R9.9: entries × fee, from the draw on (0 before it, or without a fee). */
             prizePoolMinor: number;
@@ -2227,8 +2232,12 @@ export interface components {
             prizes: components["schemas"]["TournamentPrizeDto"][];
             /** @description Knockout: every round of the bracket from the draw on; Swiss: each round once paired. */
             rounds: components["schemas"]["TournamentRoundDto"][];
+            /** @description R9.4, R9.5: Swiss: the ranking; knockout: placed players by place, then those still in, each by seed. */
             standings: components["schemas"]["TournamentStandingDto"][];
-            /** @enum {string} */
+            /**
+             * @description `open` before the draw, `finished` once its brackets are decided (R9.5).
+             * @enum {string}
+             */
             status: "open" | "running" | "finished";
         };
         ForfeitDto: {
@@ -3560,44 +3569,73 @@ export interface components {
             players: string[];
         };
         TournamentDto: {
+            /** @description R9.11: a consolation bracket runs beside the main one. */
             consolation: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
             createdAt: string;
             /** @description The session currency. */
             currency: string | null;
+            /** @description R9.9: each entry's fee, or null. */
             entryFeeMinor: number | null;
+            /** @description Every flight, in the order named (R9.1). */
             flights: components["schemas"]["FlightDto"][];
-            /** @enum {string} */
+            /**
+             * @description R9.1: single elimination (R9.3) or Swiss rounds (R9.4).
+             * @enum {string}
+             */
             format: "knockout" | "swiss";
+            /** @description R9.9: the house's commission in percent of the pool. */
             housePercent: number;
             /** Format: uuid */
             id: string;
+            /** @description As the director named it. */
             name: string;
             /** @description As given (R9.9, R9.11). */
             payouts: number[] | components["schemas"]["SplitPayoutsDto"];
+            /** @description Minutes between the rounds' starts, as given. */
             roundMinutes: number | null;
             /** @description Swiss: the number of rounds. */
             rounds: number | null;
+            /** @description Every match's settings, as a match answers them (R3). */
             rules: components["schemas"]["VariantMatchRulesStateDto"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The session whose ledger takes its money and whose matches these are (R9.1).
+             */
             sessionId: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When round 1 starts (UTC), as given.
+             */
             startsAt: string | null;
             /**
              * @description `open` until the draw; `finished` when every flight is.
              * @enum {string}
              */
             status: "open" | "running" | "finished";
+            /** @description The match target of each round; the last repeats (R9.1). */
             targets: number[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updatedAt: string;
-            /** @enum {string} */
+            /**
+             * @description R8: the game every match plays.
+             * @enum {string}
+             */
             variant: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
             /** @description Bumped by every change; send it as If-Match. */
             version: number;
         };
         TournamentEntryDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The player entered.
+             */
             playerId: string;
             /** @description The seed (R9.3): as given before the draw, as drawn after it. */
             seed: number | null;
@@ -3642,14 +3680,23 @@ export interface components {
         TournamentPrizeDto: {
             /** @description Minor units of the session currency (R9.9). */
             amountMinor: number;
-            /** @enum {string} */
+            /**
+             * @description The bracket whose place it is (R9.11).
+             * @enum {string}
+             */
             bracket: "main" | "consolation";
+            /** @description The place it pays (equal places share, R9.9). */
             place: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The winner of the prize.
+             */
             playerId: string;
         };
         TournamentRoundDto: {
+            /** @description The round, from 1. */
             no: number;
+            /** @description From the top of the bracket (knockout) or the best-ranked first, the bye last (Swiss). */
             pairings: components["schemas"]["TournamentPairingDto"][];
             /**
              * Format: date-time
@@ -3664,7 +3711,10 @@ export interface components {
             buchholz: number;
             /** @description R9.5: Swiss: the ranking; knockout: once decided (3rd equal, 5th equal, …). */
             place: number | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The player.
+             */
             playerId: string;
             /** @description Match points lost. */
             pointsAgainst: number;
@@ -22496,7 +22546,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has entered already (ALREADY_ENTERED, R9.2), there is no such flight (UNKNOWN_FLIGHT, R9.1), or the player is not in the club (UNKNOWN_PLAYER). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, ALREADY_ENTERED, UNKNOWN_FLIGHT, UNKNOWN_PLAYER. */
+            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has entered already (ALREADY_ENTERED, R9.2), the flight has its 256 entries (FLIGHT_FULL, R9.2), there is no such flight (UNKNOWN_FLIGHT, R9.1), or the player is not in the club (UNKNOWN_PLAYER). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, ALREADY_ENTERED, FLIGHT_FULL, UNKNOWN_FLIGHT, UNKNOWN_PLAYER. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22802,7 +22852,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has not entered (NOT_ENTERED, R9.2), or there is no such flight (UNKNOWN_FLIGHT, R9.1). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, NOT_ENTERED, UNKNOWN_FLIGHT. */
+            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has not entered (NOT_ENTERED, R9.2), the flight moved to is full (FLIGHT_FULL, R9.2), or there is no such flight (UNKNOWN_FLIGHT, R9.1). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, NOT_ENTERED, FLIGHT_FULL, UNKNOWN_FLIGHT. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -48,6 +48,14 @@ export function flightIndex(flights: ReadonlyArray<{ name: string }>, name: stri
   return i;
 }
 
+/** The most entries a flight takes: a bracket of 256 (R9.2). */
+export const MAX_FLIGHT_ENTRIES = 256;
+
+/** R9.2: a flight takes at most MAX_FLIGHT_ENTRIES entries. */
+export function assertRoomInFlight(entries: number): void {
+  if (entries >= MAX_FLIGHT_ENTRIES) refuse('FLIGHT_FULL', 'R9.2', `A flight takes at most ${MAX_FLIGHT_ENTRIES} entries (R9.2)`);
+}
+
 /** R9.2: a player enters once per tournament. */
 export function assertNotEntered(flights: ReadonlyArray<{ entries: ReadonlyArray<{ playerId: string }> }>, playerId: string): void {
   if (flights.some((f) => f.entries.some((e) => e.playerId === playerId))) refuse('ALREADY_ENTERED', 'R9.2', 'The player has already entered this tournament (R9.2)');

@@ -1,6 +1,6 @@
 import { RuleViolation } from './errors';
 import { correctionOf, drawFlight, Flight, flightPrizes, flightStatus, FlightRules, pendingMatches, recordResult, withdrawEntry, withMatch } from './tournament-flight';
-import { assertCorrectionOpen, assertEntriesOpen, assertTournamentSettings, entryFlight, flightIndex } from './tournament-commands';
+import { assertCorrectionOpen, assertEntriesOpen, assertRoomInFlight, assertTournamentSettings, entryFlight, flightIndex, MAX_FLIGHT_ENTRIES } from './tournament-commands';
 
 const KO: FlightRules = { format: 'knockout', rounds: null, targets: [3], consolation: false, entryFeeMinor: null, housePercent: 0, payouts: { main: [100], consolation: [] } };
 const seeds = (n: number) => Array.from({ length: n }, (_, i) => `s${i + 1}`);
@@ -168,5 +168,8 @@ describe('a flight through its evening (R9)', () => {
     expect(code(() => flightIndex([{ name: 'main' }], 'open'))).toBe('UNKNOWN_FLIGHT R9.1');
     expect(flightIndex([{ name: 'main' }, { name: 'open' }], 'open')).toBe(1);
     expect(code(() => entryFlight([{ entries: [] }], 'x', 'R9.2'))).toBe('NOT_ENTERED R9.2');
+    expect(MAX_FLIGHT_ENTRIES).toBe(256);
+    expect(code(() => assertRoomInFlight(255))).toBe('none');
+    expect(code(() => assertRoomInFlight(256))).toBe('FLIGHT_FULL R9.2');
   });
 });

@@ -90,7 +90,7 @@ export class TournamentsController {
   }
 
   @Post(':id/entries')
-  @ApiRefusals('TOURNAMENT_NOT_OPEN', 'ALREADY_ENTERED', 'UNKNOWN_FLIGHT', 'UNKNOWN_PLAYER')
+  @ApiRefusals('TOURNAMENT_NOT_OPEN', 'ALREADY_ENTERED', 'FLIGHT_FULL', 'UNKNOWN_FLIGHT', 'UNKNOWN_PLAYER')
   @MinRole('scorer')
   @ApiOperation({
     operationId: 'createTournamentEntry',
@@ -103,14 +103,14 @@ export class TournamentsController {
   @ApiProblem(412, IF_MATCH_412)
   @ApiProblem(
     422,
-    'Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has entered already (ALREADY_ENTERED, R9.2), there is no such flight (UNKNOWN_FLIGHT, R9.1), or the player is not in the club (UNKNOWN_PLAYER).',
+    'Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has entered already (ALREADY_ENTERED, R9.2), the flight has its 256 entries (FLIGHT_FULL, R9.2), there is no such flight (UNKNOWN_FLIGHT, R9.1), or the player is not in the club (UNKNOWN_PLAYER).',
   )
   enter(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Tournament')) id: string, @IfMatch() ifMatch: number | '*' | undefined, @Body() dto: EntryDto) {
     return this.tournaments.enter(cmd, auth, id, ifMatch, dto);
   }
 
   @Patch(':id/entries/:playerId')
-  @ApiRefusals('TOURNAMENT_NOT_OPEN', 'NOT_ENTERED', 'UNKNOWN_FLIGHT')
+  @ApiRefusals('TOURNAMENT_NOT_OPEN', 'NOT_ENTERED', 'FLIGHT_FULL', 'UNKNOWN_FLIGHT')
   @MinRole('scorer')
   @ApiOperation({
     operationId: 'updateTournamentEntry',
@@ -121,7 +121,10 @@ export class TournamentsController {
   @ApiOkResponse({ type: TournamentDto })
   @ApiProblem(404, 'No such tournament in this club (NOT_FOUND).')
   @ApiProblem(412, IF_MATCH_412)
-  @ApiProblem(422, 'Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has not entered (NOT_ENTERED, R9.2), or there is no such flight (UNKNOWN_FLIGHT, R9.1).')
+  @ApiProblem(
+    422,
+    'Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has not entered (NOT_ENTERED, R9.2), the flight moved to is full (FLIGHT_FULL, R9.2), or there is no such flight (UNKNOWN_FLIGHT, R9.1).',
+  )
   move(
     @Command() cmd: CommandContext,
     @ClubKey() auth: KeyAuth,

@@ -21,11 +21,12 @@ import {
 } from 'class-validator';
 import { ListQuery } from '../common/pagination';
 import { MoneyMinor, OptionalNullable } from '../common/validation';
+import { MAX_FLIGHT_ENTRIES } from '../domain/tournament-commands';
 import { VARIANTS, type Variant } from '../domain/variants';
 import { MatchEndDto, VariantMatchRulesDto, VariantMatchRulesStateDto } from '../tables';
 
-/** The most entries a flight takes (a 256-place bracket). */
-export const MAX_ENTRIES = 256;
+/** The most entries a flight takes (a 256-place bracket, R9.2). */
+export const MAX_ENTRIES = MAX_FLIGHT_ENTRIES;
 /** The most Swiss rounds. */
 export const MAX_ROUNDS = 15;
 /** The most flights. */
@@ -264,7 +265,7 @@ export class TournamentListQuery extends ListQuery {
 // ---- responses --------------------------------------------------------------------
 
 export class TournamentEntryDto {
-  @ApiProperty({ format: 'uuid' }) playerId: string;
+  @ApiProperty({ format: 'uuid', description: 'The player entered.' }) playerId: string;
   @ApiProperty({ type: Number, nullable: true, description: 'The seed (R9.3): as given before the draw, as drawn after it.' }) seed: number | null;
   @ApiProperty({ enum: ['in', 'out', 'withdrawn', 'disqualified'], description: '`out`: knocked out (R9.3); `withdrawn` or `disqualified`: left the event (R9.8).' })
   status: 'in' | 'out' | 'withdrawn' | 'disqualified';
@@ -293,14 +294,14 @@ export class TournamentPairingDto {
 }
 
 export class TournamentRoundDto {
-  @ApiProperty() no: number;
+  @ApiProperty({ description: 'The round, from 1.' }) no: number;
   @ApiProperty({ description: "The round's match target (R9.1)." }) target: number;
   @ApiProperty({ type: String, nullable: true, format: 'date-time', description: "When the round's matches are due (R9.5, R9.6)." }) scheduledAt: string | null;
-  @ApiProperty({ type: [TournamentPairingDto] }) pairings: TournamentPairingDto[];
+  @ApiProperty({ type: [TournamentPairingDto], description: 'From the top of the bracket (knockout) or the best-ranked first, the bye last (Swiss).' }) pairings: TournamentPairingDto[];
 }
 
 export class TournamentStandingDto {
-  @ApiProperty({ format: 'uuid' }) playerId: string;
+  @ApiProperty({ format: 'uuid', description: 'The player.' }) playerId: string;
   @ApiProperty({ type: Number, nullable: true, description: 'R9.5: Swiss: the ranking; knockout: once decided (3rd equal, 5th equal, …).' }) place: number | null;
   @ApiProperty({ description: 'Pairings won, byes and walkovers included.' }) wins: number;
   @ApiProperty({ description: 'R9.4: the wins of the opponents met, added up; a bye adds nothing.' }) buchholz: number;
@@ -309,24 +310,25 @@ export class TournamentStandingDto {
 }
 
 export class TournamentPrizeDto {
-  @ApiProperty({ format: 'uuid' }) playerId: string;
-  @ApiProperty() place: number;
-  @ApiProperty({ enum: ['main', 'consolation'] }) bracket: 'main' | 'consolation';
+  @ApiProperty({ format: 'uuid', description: 'The winner of the prize.' }) playerId: string;
+  @ApiProperty({ description: 'The place it pays (equal places share, R9.9).' }) place: number;
+  @ApiProperty({ enum: ['main', 'consolation'], description: 'The bracket whose place it is (R9.11).' }) bracket: 'main' | 'consolation';
   @ApiProperty({ description: 'Minor units of the session currency (R9.9).' }) amountMinor: number;
 }
 
 export class ConsolationDto {
-  @ApiProperty({ type: [TournamentRoundDto] }) rounds: TournamentRoundDto[];
-  @ApiProperty({ type: [TournamentStandingDto] }) standings: TournamentStandingDto[];
+  @ApiProperty({ type: [TournamentRoundDto], description: "The consolation bracket's rounds (R9.11)." }) rounds: TournamentRoundDto[];
+  @ApiProperty({ type: [TournamentStandingDto], description: 'Its places once decided (R9.5).' }) standings: TournamentStandingDto[];
 }
 
 export class FlightDto {
-  @ApiProperty({ example: 'main' }) name: string;
-  @ApiProperty({ enum: ['open', 'running', 'finished'] }) status: 'open' | 'running' | 'finished';
+  @ApiProperty({ example: 'main', description: "The flight's name (R9.1)." }) name: string;
+  @ApiProperty({ enum: ['open', 'running', 'finished'], description: '`open` before the draw, `finished` once its brackets are decided (R9.5).' }) status: 'open' | 'running' | 'finished';
   @ApiProperty({ type: [TournamentEntryDto], description: 'In entry order before the draw, in seed order after it.' }) entries: TournamentEntryDto[];
   @ApiProperty({ type: [TournamentRoundDto], description: 'Knockout: every round of the bracket from the draw on; Swiss: each round once paired.' }) rounds: TournamentRoundDto[];
   @ApiProperty({ type: ConsolationDto, nullable: true, description: 'R9.11: the consolation bracket once drawn.' }) consolation: ConsolationDto | null;
-  @ApiProperty({ type: [TournamentStandingDto] }) standings: TournamentStandingDto[];
+  @ApiProperty({ type: [TournamentStandingDto], description: 'R9.4, R9.5: Swiss: the ranking; knockout: placed players by place, then those still in, each by seed.' })
+  standings: TournamentStandingDto[];
   @ApiProperty({ description: 'R9.9: entries × fee, from the draw on (0 before it, or without a fee).' }) prizePoolMinor: number;
   @ApiProperty({ description: "R9.9: the house's commission out of the pool." }) houseMinor: number;
   @ApiProperty({ type: [TournamentPrizeDto], description: 'R9.9: the prizes, as posted once the flight finished (empty before).' }) prizes: TournamentPrizeDto[];
@@ -334,24 +336,24 @@ export class FlightDto {
 
 export class TournamentDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ enum: ['knockout', 'swiss'] }) format: 'knockout' | 'swiss';
+  @ApiProperty({ description: 'As the director named it.' }) name: string;
+  @ApiProperty({ enum: ['knockout', 'swiss'], description: 'R9.1: single elimination (R9.3) or Swiss rounds (R9.4).' }) format: 'knockout' | 'swiss';
   @ApiProperty({ enum: ['open', 'running', 'finished'], description: '`open` until the draw; `finished` when every flight is.' }) status: 'open' | 'running' | 'finished';
   @ApiProperty({ type: Number, nullable: true, description: 'Swiss: the number of rounds.' }) rounds: number | null;
-  @ApiProperty({ type: [Number] }) targets: number[];
-  @ApiProperty({ enum: VARIANTS }) variant: Variant;
-  @ApiProperty({ type: VariantMatchRulesStateDto }) rules: VariantMatchRulesStateDto;
-  @ApiProperty({ type: String, nullable: true, format: 'uuid' }) sessionId: string | null;
+  @ApiProperty({ type: [Number], description: 'The match target of each round; the last repeats (R9.1).' }) targets: number[];
+  @ApiProperty({ enum: VARIANTS, description: 'R8: the game every match plays.' }) variant: Variant;
+  @ApiProperty({ type: VariantMatchRulesStateDto, description: "Every match's settings, as a match answers them (R3)." }) rules: VariantMatchRulesStateDto;
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'The session whose ledger takes its money and whose matches these are (R9.1).' }) sessionId: string | null;
   @ApiProperty({ type: String, nullable: true, description: 'The session currency.' }) currency: string | null;
-  @ApiProperty({ type: Number, nullable: true }) entryFeeMinor: number | null;
-  @ApiProperty() housePercent: number;
+  @ApiProperty({ type: Number, nullable: true, description: "R9.9: each entry's fee, or null." }) entryFeeMinor: number | null;
+  @ApiProperty({ description: "R9.9: the house's commission in percent of the pool." }) housePercent: number;
   @ApiProperty({ oneOf: [{ type: 'array', items: { type: 'integer' } }, { $ref: getSchemaPath(SplitPayoutsDto) }], description: 'As given (R9.9, R9.11).' }) payouts:
     number[] | { main: number[]; consolation: number[] };
-  @ApiProperty() consolation: boolean;
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) startsAt: string | null;
-  @ApiProperty({ type: Number, nullable: true }) roundMinutes: number | null;
-  @ApiProperty({ type: [FlightDto] }) flights: FlightDto[];
+  @ApiProperty({ description: 'R9.11: a consolation bracket runs beside the main one.' }) consolation: boolean;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'When round 1 starts (UTC), as given.' }) startsAt: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: "Minutes between the rounds' starts, as given." }) roundMinutes: number | null;
+  @ApiProperty({ type: [FlightDto], description: 'Every flight, in the order named (R9.1).' }) flights: FlightDto[];
   @ApiProperty({ description: 'Bumped by every change; send it as If-Match.' }) version: number;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was created.' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', description: 'When it last changed.' }) updatedAt: string;
 }

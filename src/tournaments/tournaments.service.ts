@@ -8,7 +8,16 @@ import { uuid7 } from '../common/uuid';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Tx } from '../db/tx';
-import { assertCorrectionOpen, assertEntriesOpen, assertNotEntered, assertNotFinished, assertTournamentSettings, entryFlight, flightIndex } from '../domain/tournament-commands';
+import {
+  assertCorrectionOpen,
+  assertEntriesOpen,
+  assertNotEntered,
+  assertRoomInFlight,
+  assertNotFinished,
+  assertTournamentSettings,
+  entryFlight,
+  flightIndex,
+} from '../domain/tournament-commands';
 import { seedOrder } from '../domain/tournament';
 import { correctionOf, drawFlight, Flight, flightPrizes, flightStatus, pendingMatches, recordResult, withdrawEntry, withMatch } from '../domain/tournament-flight';
 import type { NewEntry } from '../ledger';
@@ -109,6 +118,7 @@ export class TournamentsService implements OnModuleInit {
       const player = dto.playerId.toLowerCase();
       assertNotEntered(t.state.flights, player);
       const fi = flightIndex(t.state.flights, dto.flight);
+      assertRoomInFlight(t.state.flights[fi].entries.length);
       const flights = t.state.flights.map((f, i) =>
         i === fi ? { ...f, entries: [...f.entries, { playerId: player, entryNo: t.state.nextEntryNo, seed: dto.seed ?? null, status: 'in' as const }] } : f,
       );
@@ -125,6 +135,7 @@ export class TournamentsService implements OnModuleInit {
       const entry = t.state.flights[from].entries.find((e) => e.playerId === player)!;
       const moved = { ...entry, seed: dto.seed === undefined ? entry.seed : dto.seed };
       const to = dto.flight === undefined ? from : flightIndex(t.state.flights, dto.flight);
+      if (to !== from) assertRoomInFlight(t.state.flights[to].entries.length);
       const flights = t.state.flights.map((f, i) => {
         let entries = f.entries.filter((e) => e.playerId !== player);
         if (i === to) entries = [...entries, moved].sort((a, b) => a.entryNo - b.entryNo);
