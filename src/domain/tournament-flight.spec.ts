@@ -119,6 +119,25 @@ describe('a flight through its evening (R9)', () => {
     expect(() => assertCorrectionOpen(0)).not.toThrow();
   });
 
+  it('R9.8, R9.10: a correction takes back what a walkover carried on from it, and the match that was made of it', () => {
+    let f = withMatches(drawFlight(flightOf(8), KO, seeds(8)));
+    f = play(f, KO, 'main-1-2', 's4');
+    f = withdrawEntry(f, KO, 's4', 'withdrawal').flight; // s4 leaves waiting for his semi-final
+    f = play(f, KO, 'main-1-1', 's1'); // the semi-final s1 v s4 is a walkover: s1 is in the final
+    f = play(f, KO, 'main-1-3', 's3');
+    f = play(f, KO, 'main-1-4', 's2');
+    f = play(f, KO, 'main-2-2', 's2');
+    expect(f.main!.rounds[2].pairings[0]).toMatchObject({ slots: ['s1', 's2'], matchId: 'main-3-1' });
+    const c = correctionOf(f, KO, 'main-1-1')!;
+    expect(c.guardMatches).toEqual(['main-3-1']);
+    expect(c.removed).toEqual(['main-3-1']);
+    expect(c.flight.main!.rounds[1].pairings[0]).toMatchObject({ slots: [null, 's4'], result: null });
+    expect(c.flight.main!.rounds[2].pairings[0]).toMatchObject({ slots: [null, 's2'], matchId: null, result: null });
+    // Known again, s8 won: the walkover takes him to the final, to be played afresh.
+    f = play(c.flight, KO, 'main-1-1', 's8');
+    expect(f.main!.rounds[2].pairings[0]).toMatchObject({ slots: ['s8', 's2'], matchId: 'main-3-1', result: null });
+  });
+
   it('R9.4, R9.10: a Swiss result voided after the next round was paired takes its players out of it, and pairs them again when known', () => {
     const rules: FlightRules = { ...KO, format: 'swiss', rounds: 3 };
     let f = withMatches(drawFlight(flightOf(4), rules, seeds(4)));

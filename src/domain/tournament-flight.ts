@@ -222,9 +222,10 @@ export function correctionOf(f: Flight, rules: FlightRules, matchId: string): { 
   const removed: string[] = [];
   let rounds: Round[];
   if (rules.format === 'knockout') {
-    const fed = br.rounds[at.ref.round]?.pairings[Math.ceil(at.ref.pairing / 2) - 1];
-    if (fed?.matchId) removed.push(fed.matchId);
     rounds = recordKnockoutResult(br.rounds, at.ref.round, at.ref.pairing, null);
+    // The pairings taken back with it (the one it fed, and on through walkovers) lose their matches.
+    const kept = new Set(rounds.flatMap((r) => r.pairings.map((p) => p.matchId)));
+    for (const r of br.rounds) for (const p of r.pairings) if (p.matchId !== null && !kept.has(p.matchId)) removed.push(p.matchId);
   } else {
     const taken = unpairAfter(withPairing(br.rounds, at.ref, { result: null }), at.ref);
     removed.push(...taken.removed);

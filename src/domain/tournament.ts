@@ -184,7 +184,11 @@ export function walkovers(rounds: readonly Round[], out: ReadonlySet<string>): R
   return next;
 }
 
-/** R9.10: the winner taken out of the pairing a voided result fed, and that pairing's match with it. */
+/**
+ * R9.10: the winner taken out of the pairing a voided result fed, and that pairing's match
+ * with it. When that pairing had been decided without a match (a walkover, R9.8), what it
+ * carried further is taken back the same way, round by round.
+ */
 function clearFed(rounds: Round[], round: number, no: number): Round[] {
   const next = rounds[round];
   if (!next) return rounds;
@@ -193,7 +197,8 @@ function clearFed(rounds: Round[], round: number, no: number): Round[] {
   const target = next.pairings[into - 1];
   const slots: [string | null, string | null] = [target.slots[0], target.slots[1]];
   slots[side] = null;
-  return replacePairing(rounds, round + 1, { ...target, slots, matchId: null, result: null });
+  const cleared = replacePairing(rounds, round + 1, { ...target, slots, matchId: null, result: null });
+  return target.result !== null ? clearFed(cleared, round + 1, into) : cleared;
 }
 
 /** Every pairing whose two players are known that has neither a match nor a result yet. */
@@ -533,27 +538,40 @@ export function withPairings(rounds: readonly Round[], round: number, extra: Swi
 
 // ---- consolation (R9.11) --------------------------------------------------------------
 
+/** R9.8: a pairing decided without a match because a player had left. */
+function isWalkover(p: Pairing): boolean {
+  return p.matchId === null && p.result !== null && p.result.endedBy.kind === 'forfeit' && p.result.endedBy.reason === 'withdrawal' && p.result.score[0] === 0 && p.result.score[1] === 0;
+}
+
 /**
- * R9.11: the players who lost their first match played (a bye is not a match), in the
- * order of their seeds, once every player's first match is decided; null before.
+ * R9.11: the players who lost their first match played, in the order of their seeds, once
+ * every player's first match is decided; null before. Neither a bye nor a walkover (R9.8)
+ * is a match played: who advances by one waits for his next pairing, and who is walked
+ * over has left the event and enters nothing.
  */
 export function consolationEntrants(seeded: readonly string[], rounds: readonly Round[]): string[] | null {
-  const first = new Map<string, 'won' | 'lost' | 'pending'>();
+  const first = new Map<string, 'won' | 'lost' | 'pending' | 'left'>();
   for (const r of rounds) {
     for (const p of r.pairings) {
-      if (p.bye !== null) continue;
+      const sides = sidesOf(p);
+      if (sides === null) continue;
       for (const side of [0, 1] as const) {
-        const id = p.slots[side];
-        if (id === null || first.has(id)) continue;
-        if (sidesOf(p) === null) continue;
+        const id = sides[side];
+        if (first.has(id)) continue;
+        if (isWalkover(p)) {
+          if ((p.result as PairingResult).winnerSide !== side) first.set(id, 'left');
+          continue;
+        }
         first.set(id, p.result === null ? 'pending' : p.result.winnerSide === side ? 'won' : 'lost');
       }
     }
   }
-  // Every player must have played (or be playing) his first match, and all of them decided.
+  const finished = knockoutFinished(rounds);
+  // Every player must have played (or be playing) his first match, and all of them decided;
+  // once the bracket is over, one who never played a match (walkovers all the way) has none.
   for (const id of seeded) {
     const f = first.get(id);
-    if (f === undefined || f === 'pending') return null;
+    if (f === 'pending' || (f === undefined && !finished)) return null;
   }
   return seeded.filter((id) => first.get(id) === 'lost');
 }
