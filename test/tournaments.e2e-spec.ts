@@ -398,6 +398,72 @@ describe('tournaments', () => {
     ]);
   });
 
+  it('results and withdrawals racing on the same pairings leave one consistent bracket (R9.8, R9.3)', async () => {
+    const field = await players(16, 2600);
+    const id = await create({ name: 'Racing withdrawals', format: 'knockout', targets: [3] });
+    await enter(id, field);
+    const r1 = (await c.post(`/v1/tournaments/${id}/draw`, { seeding: 'rating' })).body.flights[0].rounds[0].pairings as Array<{ matchId: string; sides: string[][] }>;
+    // All at once: the 8 first-round results (side 0 winning); side 0 of the top 4 pairings leaving the event;
+    // 8 reads. The bottom half's players all stay, so the event cannot finish before every withdrawal is in.
+    const top = r1.slice(0, 4);
+    const answers = await Promise.all([
+      ...r1.map((p) => c.post(`/v1/matches/${p.matchId}/games`, { actions: [finish(p.sides[0][0], 'backgammon')] })),
+      ...top.map((p) => c.post(`/v1/tournaments/${id}/entries/${p.sides[0][0]}/withdraw`, { reason: 'withdrawal' })),
+      ...Array.from({ length: 8 }, () => c.get(`/v1/tournaments/${id}`)),
+    ]);
+    expect(answers.filter((r) => r.status >= 500).map((r) => r.body)).toEqual([]);
+    const games = answers.slice(0, 8);
+    expect(games.slice(4).map((r) => r.status)).toEqual(Array(4).fill(201));
+    expect(answers.slice(8, 12).map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([200, undefined]));
+    const state = await get(id);
+    const flight = state.flights[0];
+    expect(state.status).toBe('running');
+    const gone = new Set(top.map((p) => p.sides[0][0]));
+    expect(
+      flight.entries
+        .filter((e: { status: string }) => e.status === 'withdrawn')
+        .map((e: { playerId: string }) => e.playerId)
+        .sort(),
+    ).toEqual([...gone].sort());
+    for (const [i, p] of r1.entries()) {
+      const m = (await c.get(`/v1/matches/${p.matchId}`)).body;
+      if (games[i].status === 201) {
+        // The game came first: side 0 won on points, then left while waiting for his next match.
+        expect(m).toMatchObject({ status: 'finished', winnerSide: 0, endedBy: { kind: 'points' } });
+      } else {
+        // The withdrawal came first: side 0 forfeited, and the game was refused without a write.
+        expect([409, 422]).toContain(games[i].status);
+        expect(typeof games[i].body.code).toBe('string');
+        expect(m).toMatchObject({ status: 'finished', winnerSide: 1, endedBy: { kind: 'forfeit', side: 0, reason: 'withdrawal' } });
+        expect((await c.get(`/v1/matches/${p.matchId}/games`)).body.items).toEqual([]);
+      }
+      expect(flight.rounds[0].pairings[i].winnerSide).toBe(m.winnerSide);
+    }
+    // Later rounds: a pairing with a leaver is decided by forfeit: a walkover when it had no match yet, or
+    // the match he was to play forfeited (R9.8) when it had been made before he left. Nobody who left plays on.
+    const later = flight.rounds.slice(1).flatMap((r: { pairings: object[] }) => r.pairings) as Array<{
+      sides: string[][] | null;
+      matchId: string | null;
+      winnerSide: number | null;
+      endedBy: { kind: string } | null;
+    }>;
+    let matches = 0;
+    for (const q of later) {
+      if (q.matchId !== null) matches += 1;
+      const sides = (q.sides ?? []).map((s) => s[0]);
+      if (sides.length < 2 || sides.some((s) => s === undefined)) continue;
+      if (sides.some((s) => gone.has(s))) {
+        expect(q).toMatchObject({ endedBy: { kind: 'forfeit', reason: 'withdrawal' } });
+        expect(gone.has(sides[q.winnerSide as number]) && !sides.every((s) => gone.has(s))).toBe(false);
+        if (q.matchId !== null) expect((await c.get(`/v1/matches/${q.matchId}`)).body).toMatchObject({ status: 'finished', endedBy: { kind: 'forfeit', reason: 'withdrawal' } });
+      } else if (q.winnerSide === null) {
+        expect(q.matchId).not.toBeNull();
+      }
+    }
+    const made = await t.sql<{ n: string }>(`SELECT count(*)::text AS n FROM game_tables WHERE setup->'tournament'->>'id' = $1 AND (setup->'tournament'->>'round')::int > 1`, [id]);
+    expect(Number(made[0].n)).toBe(matches);
+  });
+
   it('refuses what it cannot do and writes nothing (R9.1, R9.2, R9.3, R9.9)', async () => {
     const [a, b] = await players(2);
     const bad = async (body: object, code: string) => {

@@ -1,5 +1,5 @@
 import { RuleViolation } from './errors';
-import { correctionOf, drawFlight, Flight, flightPrizes, flightStatus, FlightRules, pendingMatches, recordResult, withdrawEntry, withMatch } from './tournament-flight';
+import { correctionOf, currentMatchOf, drawFlight, Flight, flightPrizes, flightStatus, FlightRules, pendingMatches, recordResult, withdrawEntry, withMatch } from './tournament-flight';
 import { assertCorrectionOpen, assertEntriesOpen, assertRoomInFlight, assertTournamentSettings, entryFlight, flightIndex, MAX_FLIGHT_ENTRIES } from './tournament-commands';
 
 const KO: FlightRules = { format: 'knockout', rounds: null, targets: [3], consolation: false, entryFeeMinor: null, housePercent: 0, payouts: { main: [100], consolation: [] } };
@@ -91,9 +91,11 @@ describe('a flight through its evening (R9)', () => {
 
   it('R9.8: a player who leaves forfeits his match; one who leaves while waiting gives a walkover', () => {
     let f = withMatches(drawFlight(flightOf(4), KO, seeds(4)));
+    expect(currentMatchOf(f, 's4')).toBe('main-1-1');
     const left = withdrawEntry(f, KO, 's4', 'withdrawal');
     expect(left.forfeit).toEqual({ matchId: 'main-1-1', side: 1 });
     f = play(left.flight, KO, 'main-1-1', 's1');
+    expect(currentMatchOf(f, 's1')).toBeNull();
     const waiting = withdrawEntry(f, KO, 's1', 'disqualification');
     // s1 waits for the other semi-final: no match to forfeit.
     expect(waiting.forfeit).toBeNull();

@@ -244,6 +244,16 @@ export function correctionOf(f: Flight, rules: FlightRules, matchId: string): { 
   return { guardMatches: [...new Set(guard)], flight: { ...flight, prizes: null }, removed: [...new Set(removed)] };
 }
 
+/** R9.8: the match the player is still to finish in this flight (the one he forfeits if he leaves), if any. */
+export function currentMatchOf(f: Flight, playerId: string): string | null {
+  let current: string | null = null;
+  for (const br of [f.main, f.consolation]) {
+    const c = br ? currentPairingOf(br.rounds, playerId) : null;
+    if (c) current = c.matchId;
+  }
+  return current;
+}
+
 /**
  * R9.8: the player leaves the event. Answers the flight and his match still to be decided
  * (which the service forfeits with the reason, R3.9); a pairing he is in that has no match

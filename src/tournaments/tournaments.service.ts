@@ -19,7 +19,7 @@ import {
   flightIndex,
 } from '../domain/tournament-commands';
 import { seedOrder } from '../domain/tournament';
-import { correctionOf, drawFlight, Flight, flightPrizes, flightStatus, pendingMatches, recordResult, withdrawEntry, withMatch } from '../domain/tournament-flight';
+import { correctionOf, currentMatchOf, drawFlight, Flight, flightPrizes, flightStatus, pendingMatches, recordResult, withdrawEntry, withMatch } from '../domain/tournament-flight';
 import type { NewEntry } from '../ledger';
 import type { NewEvent } from '../outbox/event-types';
 import { Outbox } from '../outbox/outbox';
@@ -187,11 +187,17 @@ export class TournamentsService implements OnModuleInit {
   /** R9.8: a player withdraws or is disqualified: his match is forfeited, his next opponent goes through. */
   withdraw(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string, ifMatch: IfMatch, dto: WithdrawDto): Promise<TournamentDto | Replayed> {
     return this.commands.run(cmd, 200, async (tx) => {
+      const player = playerId.toLowerCase();
+      // Locks in the order every match command takes them, the match before its tournament, so
+      // a withdrawal and a result on the player's match wait for each other instead of
+      // deadlocking: the match he is to forfeit, as the committed draw names it, first.
+      const seen = await this.repo.find(tx, auth.clubId, id);
+      const before = seen?.state.flights.map((f) => currentMatchOf(f, player)).find((m) => m !== null);
+      if (before) await this.tables.lock(tx, auth.clubId, 'match', before);
       const held = await this.lock(tx, auth.clubId, id);
       checkVersion(ifMatch, held.t.version);
       const t = held.t;
       assertNotFinished(t.status);
-      const player = playerId.toLowerCase();
       const fi = entryFlight(t.state.flights, player, 'R9.8');
       const rules = flightRules(t);
       const { flight, forfeit } = withdrawEntry(t.state.flights[fi], rules, player, dto.reason);
