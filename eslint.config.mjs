@@ -31,6 +31,15 @@ export default tseslint.config(
     },
   },
   {
+    // The board page's script runs in the browser as a classic script.
+    files: ['src/boards/page/*.js'],
+    extends: [js.configs.recommended],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(['window', 'document', 'location', 'fetch', 'EventSource', 'setTimeout', 'encodeURIComponent', 'decodeURIComponent'].map((name) => [name, 'readonly'])),
+    },
+  },
+  {
     // Tests read supertest's JSON bodies (typed `any`) field by field: typing every body is a follow-up.
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],
     rules: UNSAFE_ANY_OFF,

@@ -17,6 +17,7 @@ import { TableListIndexes1796518800000 } from './1796518800000-TableListIndexes'
 import { ReadModels1796605200000 } from './1796605200000-ReadModels';
 import { ResignationStats1796691600000 } from './1796691600000-ResignationStats';
 import { Tournaments1796778000000 } from './1796778000000-Tournaments';
+import { BoardLinks1796864400000 } from './1796864400000-BoardLinks';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ReadModels1796605200000,
   ResignationStats1796691600000,
   Tournaments1796778000000,
+  BoardLinks1796864400000,
 ];

@@ -148,6 +148,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the calling board link shows (a board link token only)
+         * @description The tables in play with their scores, Crawford game, cubes and chouette seats; the tournament bracket or Swiss standings; the session standings; the latest results. Boards on one session share one answer while no event has come since (`since`).
+         */
+        get: operations["getBoardView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/board/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The board's changes, live (server-sent events; a board link token only)
+         * @description Server-sent events as GET /v1/events/stream, of the events a board shows (tables, games, tournaments, the session, players' names), each frame carrying only the event's `id`, `type` and `subject`: read the board again with `since` = that id. The token may be the `token` query parameter (EventSource sends no header); it is never logged. Resumes after `Last-Event-ID`. Ends within seconds when the link is revoked.
+         */
+        get: operations["streamBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The club's board links (never their tokens)
+         * @description The club's board links (never their tokens).
+         */
+        get: operations["listBoards"];
+        put?: never;
+        /**
+         * Create a board link for the club's screen
+         * @description A read-only link to a live page (`url`) showing the tables in play, the tournament and the standings. Its token is shown only in this answer, only its hash is stored; it reads nothing but its board (every other route answers 403), and it may sit in a URL.
+         */
+        post: operations["createBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/boards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One board link (never its token)
+         * @description One board link (never its token).
+         */
+        get: operations["getBoard"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a board link, at once
+         * @description Its page says so, and its open streams end within seconds on every instance.
+         */
+        delete: operations["revokeBoard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/chouettes": {
         parameters: {
             query?: never;
@@ -1572,6 +1660,157 @@ export interface components {
             /** @description By currency, then name, then id. */
             items: components["schemas"]["BalanceDto"][];
         };
+        BoardCubeDto: {
+            /** @description In a chouette, the team member whose cube this is (R5.3); null elsewhere. */
+            member: string | null;
+            /** @description The name of who owns the cube; null while centred. */
+            owner: string | null;
+            /** @example 2 */
+            value: number;
+        };
+        BoardDto: {
+            /** @description The place in the event log this answer reflects: every event up to it is in it (resume the stream from here). */
+            asOf: string;
+            board: components["schemas"]["BoardLinkDto"];
+            /** @example Riverside Backgammon Club */
+            clubName: string;
+            /** @description The session currency (ISO 4217), for the standings. */
+            currency: string | null;
+            /** @description The latest finished games, newest first (at most 10). */
+            results: components["schemas"]["BoardResultDto"][];
+            sessionName: string | null;
+            /** @description The session's standings (R6.5); empty without a session. */
+            standings: components["schemas"]["BoardStandingDto"][];
+            /** @description The tables in play (at most 48). */
+            tables: components["schemas"]["BoardTableDto"][];
+            tournament: components["schemas"]["BoardTournamentDto"] | (never | null);
+        };
+        BoardFlightDto: {
+            /** @example main */
+            name: string;
+            /** @description The main bracket, or the Swiss rounds. */
+            rounds: components["schemas"]["BoardRoundDto"][];
+            standings: components["schemas"]["BoardFlightStandingDto"][];
+            /** @enum {string} */
+            status: "open" | "running" | "finished";
+        };
+        BoardFlightStandingDto: {
+            /** @description Swiss tiebreak (R9.4). */
+            buchholz: number;
+            name: string;
+            place: number | null;
+            wins: number;
+        };
+        BoardLinkDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description The token's last four characters, to tell links apart.
+             * @example x9Qa
+             */
+            hint: string;
+            /** Format: uuid */
+            id: string;
+            /** @example Club room TV */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the link was revoked; null while it works.
+             */
+            revokedAt: string | null;
+            /** Format: uuid */
+            sessionId: string | null;
+            /** Format: uuid */
+            tournamentId: string | null;
+        };
+        BoardLinkPage: {
+            items: components["schemas"]["BoardLinkDto"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        BoardPairingDto: {
+            /** @description A bye (R9.3): side 0 goes through without a match. */
+            bye: boolean;
+            /** @example 1 */
+            no: number;
+            /** @description The match score, side 0 first, once it has one. */
+            score: number[] | null;
+            /** @description The two names, side 0 first; an empty string for a place still to be decided. */
+            sides: string[];
+            /**
+             * @description The winning side once decided.
+             * @enum {integer|null}
+             */
+            winnerSide: 0 | 1 | null;
+        };
+        BoardResultDto: {
+            /** Format: date-time */
+            endedAt: string;
+            /** @enum {string} */
+            kind: "match" | "money-game" | "chouette";
+            /** @description Who played, side 0 first. */
+            players: string[];
+            /** @description Points won; null in a chouette. */
+            points: number | null;
+            /** @description The winner's name (a chouette: the box, or the team). */
+            winner: string | null;
+        };
+        BoardRoundDto: {
+            /** @example 1 */
+            no: number;
+            pairings: components["schemas"]["BoardPairingDto"][];
+        };
+        BoardStandingDto: {
+            gamesPlayed: number;
+            gamesWon: number;
+            name: string;
+            /** @description The net in minor units (R6.5). */
+            netMinor: number;
+            /** @example 1 */
+            rank: number;
+        };
+        BoardTableDto: {
+            /** @description A chouette: the player in the box (R5.2). */
+            box: string | null;
+            /** @description A chouette: the captain (R5.7). */
+            captain: string | null;
+            /** @description The game in progress is the Crawford game (R3.4). */
+            crawford: boolean;
+            /** @description The game in progress's cubes (one; a chouette's team members each have theirs, R5.3); empty between games. */
+            cubes: components["schemas"]["BoardCubeDto"][];
+            /** @description The game in progress, or null between games. */
+            gameNo: number | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "match" | "money-game" | "chouette";
+            /** @description A chouette: the box's partner, when the rules give him one (R5.9). */
+            partner: string | null;
+            /** @description A match's score, side 0 first (R3.1); null at other tables. */
+            score: number[] | null;
+            /** @description The players' names by side, side 0 first (a chouette: the box and his partner, then the team in line order). */
+            sides: string[][];
+            /** @enum {string} */
+            status: "in-progress" | "finished";
+            /** @description A match's target; null at other tables. */
+            target: number | null;
+            /** @description A chouette: the team in line order, captain first (R5.7); empty elsewhere. */
+            team: string[];
+            /** @description A tournament match: "<tournament> · round <n>"; null otherwise. */
+            tournament: string | null;
+            /** @example backgammon */
+            variant: string;
+        };
+        BoardTournamentDto: {
+            flights: components["schemas"]["BoardFlightDto"][];
+            /** @enum {string} */
+            format: "knockout" | "swiss";
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "open" | "running" | "finished";
+        };
         ChouetteDto: {
             /**
              * Format: uuid
@@ -1733,6 +1972,20 @@ export interface components {
              */
             role: "owner" | "scorer" | "viewer";
         };
+        CreateBoardDto: {
+            /** @example Club room TV */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The session the board shows: its tables, standings and results. Without one, the club's tables in play.
+             */
+            sessionId?: string;
+            /**
+             * Format: uuid
+             * @description A tournament whose bracket or Swiss standings the board shows beside the tables.
+             */
+            tournamentId?: string;
+        };
         CreateChouetteDto: {
             /** @description Settings (R5.12); defaults as listed. */
             rules?: components["schemas"]["ChouetteRulesDto"];
@@ -1799,6 +2052,43 @@ export interface components {
              * @example bgk_…
              */
             token: string;
+        };
+        CreatedBoardLinkDto: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description The token's last four characters, to tell links apart.
+             * @example x9Qa
+             */
+            hint: string;
+            /** Format: uuid */
+            id: string;
+            /** @example Club room TV */
+            name: string;
+            /**
+             * @description The same page as a path, for a client that knows the host better.
+             * @example /board/bgk_…
+             */
+            path: string;
+            /**
+             * Format: date-time
+             * @description When the link was revoked; null while it works.
+             */
+            revokedAt: string | null;
+            /** Format: uuid */
+            sessionId: string | null;
+            /**
+             * @description The link's read-only token. Shown only in this answer: it is the secret part of `url`.
+             * @example bgk_…
+             */
+            token: string;
+            /** Format: uuid */
+            tournamentId: string | null;
+            /**
+             * @description The board page to open on the screen (the path with this request's host).
+             * @example http://club.example:3000/board/bgk_…
+             */
+            url: string;
         };
         CreatedClubDto: {
             /** @description The club's first key, with the owner role. */
@@ -5477,6 +5767,1348 @@ export interface operations {
                      *       "code": "DATABASE_UNAVAILABLE",
                      *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
                      *       "instance": "/v1/balances",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    getBoardView: {
+        parameters: {
+            query?: {
+                /** @description The id of the last event the board has seen: the answer reflects it and every event before it. */
+                since?: string;
+            };
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardDto"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query field of the wrong form or unknown (VALIDATION_FAILED), or `since` not an event id (INVALID_EVENT_ID). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/board",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked board link (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/board",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token is not a board link (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/board",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/board",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/board",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/board",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/board",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/board",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    streamBoard: {
+        parameters: {
+            query?: {
+                /** @description The id of the last event received, for a client that cannot send Last-Event-ID. */
+                lastEventId?: string;
+                /** @description The board link's token (instead of the Authorization header). */
+                token?: string;
+            };
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A query field of the wrong form or unknown (VALIDATION_FAILED), or an id that is not an event id (INVALID_EVENT_ID). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked board link (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token is not a board link (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Accept does not admit text/event-stream (NOT_ACCEPTABLE). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_ACCEPTABLE",
+                     *       "detail": "None of the media types in Accept can be given.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 406,
+                     *       "title": "Not Acceptable",
+                     *       "type": "urn:bgclub:problem:not-acceptable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The club has as many board streams open on this instance as it may (TOO_MANY_STREAMS); or too many requests (RATE_LIMITED). See Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_STREAMS",
+                     *       "detail": "The club has 100 event streams open on this instance; close one or retry later.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:too-many-streams"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description This instance serves as many streams as it can (STREAMS_AT_CAPACITY), or the database is unavailable (DATABASE_UNAVAILABLE). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "STREAMS_AT_CAPACITY",
+                     *       "detail": "This instance serves as many event streams as it can; retry after the time in Retry-After.",
+                     *       "instance": "/v1/board/stream",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:streams-at-capacity"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    listBoards: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardLinkPage"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/boards",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    createBoard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBoardDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedBoardLinkDto"];
+                };
+            };
+            /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "detail": "The request is not valid.",
+                     *       "errorCount": 1,
+                     *       "errors": [
+                     *         {
+                     *           "field": "target",
+                     *           "message": "target must be an integer number"
+                     *         }
+                     *       ],
+                     *       "instance": "/v1/boards",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:validation-failed"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such session or tournament in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with a different request or another credential (IDEMPOTENCY_KEY_REUSED). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "This Idempotency-Key was used before with a different request.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:idempotency-key-reused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/boards",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    getBoard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardLinkDto"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept). */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_URL",
+                     *       "detail": "The URL is not valid percent-encoding (RFC 3986).",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:malformed-url"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such board link in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:bgclub:problem:database-unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    revokeBoard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send one with every write, and the same one when retrying it (after a 503 COMMIT_OUTCOME_UNKNOWN above all): replays the first response for the same key and body, for at least 24 h. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (also when it already was). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY); a body (this route reads none) that is not valid JSON (MALFORMED_JSON) or is too complex (BODY_TOO_COMPLEX). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_IDEMPOTENCY_KEY",
+                     *       "detail": "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:bgclub:problem:invalid-idempotency-key"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No token, a bad token or a revoked key (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "A valid API key is required.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:bgclub:problem:unauthenticated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The token's role is too low for this route (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "detail": "This route needs a higher role than the key's.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:bgclub:problem:forbidden"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description No such board link in this club (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "detail": "No such resource in this club.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:bgclub:problem:not-found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line, headers or body did not arrive in time; the connection is closed (REQUEST_TIMEOUT). */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "detail": "The request did not arrive in time; send it again, all at once.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 408,
+                     *       "title": "Request Timeout",
+                     *       "type": "urn:bgclub:problem:request-timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running, or a concurrent change won (IDEMPOTENCY_KEY_IN_FLIGHT, CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_IN_FLIGHT",
+                     *       "detail": "A request with this Idempotency-Key is still running; retry shortly.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:bgclub:problem:idempotency-key-in-flight"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The body is larger than 1 MiB.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 413,
+                     *       "title": "Content Too Large",
+                     *       "type": "urn:bgclub:problem:payload-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The body must be application/json.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:bgclub:problem:unsupported-media-type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with a different request or another credential (IDEMPOTENCY_KEY_REUSED). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "This Idempotency-Key was used before with a different request.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Content",
+                     *       "type": "urn:bgclub:problem:idempotency-key-reused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Too many requests for this API key or the operator token, or too many failed authentications from this address; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "detail": "Too many requests; retry after the time in Retry-After.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:bgclub:problem:rate-limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The request line or headers are larger than the server accepts; the connection is closed (HEADERS_TOO_LARGE). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "detail": "The request line or headers are larger than the server accepts.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 431,
+                     *       "title": "Request Header Fields Too Large",
+                     *       "type": "urn:bgclub:problem:headers-too-large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description A failure of ours; the body carries only a request id (INTERNAL_ERROR). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "Something went wrong on our side; quote the request id.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:bgclub:problem:internal-error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description The database is unavailable or too busy: nothing was recorded (DATABASE_UNAVAILABLE, DATABASE_BUSY); or the connection was lost after the commit was sent, so it may have been recorded: retry with the same Idempotency-Key (COMMIT_OUTCOME_UNKNOWN). See Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database did not answer in time; nothing was recorded. Try again shortly.",
+                     *       "instance": "/v1/boards/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
                      *       "type": "urn:bgclub:problem:database-unavailable"

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuditModule } from './audit';
+import { BoardsModule } from './boards';
 import { ClubsModule } from './clubs';
 import { ProblemFilter } from './common/problem.filter';
 import type { AppLogger } from './common/logging';
@@ -65,6 +66,7 @@ export class AppModule {
         TournamentsModule,
         StandingsModule,
         EventsModule,
+        BoardsModule,
         WebhooksModule,
         MetricsModule,
       ],

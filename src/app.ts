@@ -27,6 +27,8 @@ const BODY_LIMIT = 1024 * 1024;
 export async function createApp(config: AppConfig, databaseUrl: string, opts: { offline?: boolean } = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    // A board page's path holds its whole token (/board/{token}, about 110 characters).
+    maxParamLength: 256,
     // Slow clients are cut (config.ts): headers, then the whole request, must arrive in
     // time; an idle keep-alive connection is closed; a socket silent for as long as a whole
     // request may take is closed too.

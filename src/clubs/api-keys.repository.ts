@@ -35,12 +35,12 @@ export class ApiKeysRepository {
 
   list(tx: Reads, clubId: string, after: string | null, limit: number): Promise<ApiKeyEntity[]> {
     return after
-      ? tx.rows(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE club_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [clubId, after, limit + 1], decodeKey)
-      : tx.rows(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE club_id = $1 ORDER BY id LIMIT $2`, [clubId, limit + 1], decodeKey);
+      ? tx.rows(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE club_id = $1 AND role <> 'board' AND id > $2 ORDER BY id LIMIT $3`, [clubId, after, limit + 1], decodeKey)
+      : tx.rows(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE club_id = $1 AND role <> 'board' ORDER BY id LIMIT $2`, [clubId, limit + 1], decodeKey);
   }
 
   lock(tx: Tx, clubId: string, id: string): Promise<ApiKeyEntity | null> {
-    return tx.maybeOne(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE club_id = $1 AND id = $2 FOR UPDATE`, [clubId, id], decodeKey);
+    return tx.maybeOne(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE club_id = $1 AND id = $2 AND role <> 'board' FOR UPDATE`, [clubId, id], decodeKey);
   }
 
   /** Active owner keys of the club, locked so two owners cannot revoke the last two at once. */

@@ -4,26 +4,29 @@ import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiProblem } from './openapi';
 
-/** The roles an API key can have. */
+/** The roles an API key can be created with. */
 export type Role = 'owner' | 'scorer' | 'viewer';
 export const ROLES: Role[] = ['owner', 'scorer', 'viewer'];
+/** Every role a stored key has: the API keys' and a board link's (`board`, below a viewer: it reads only the board). */
+export type KeyRole = Role | 'board';
+export const KEY_ROLES: KeyRole[] = [...ROLES, 'board'];
 
 export interface KeyAuth {
   kind: 'key';
   clubId: string;
   keyId: string;
-  role: Role;
+  role: KeyRole;
 }
 export interface OperatorAuth {
   kind: 'operator';
 }
 export type Auth = KeyAuth | OperatorAuth;
 
-export type Access = { kind: 'public' } | { kind: 'operator' } | { kind: 'role'; role: Role };
+export type Access = { kind: 'public' } | { kind: 'operator' } | { kind: 'role'; role: Role } | { kind: 'board' };
 export const ACCESS = 'bgclub:access';
 
-const RANK: Record<Role, number> = { viewer: 1, scorer: 2, owner: 3 };
-export const roleAtLeast = (have: Role, need: Role) => RANK[have] >= RANK[need];
+const RANK: Record<KeyRole, number> = { board: 0, viewer: 1, scorer: 2, owner: 3 };
+export const roleAtLeast = (have: KeyRole, need: Role) => RANK[have] >= RANK[need];
 
 const problemDocs = [
   ApiBearerAuth('bearer'),
@@ -35,6 +38,17 @@ const problemDocs = [
 export const Public = () => SetMetadata(ACCESS, { kind: 'public' } satisfies Access);
 /** Only the operator token from ADMIN_TOKEN. */
 export const OperatorOnly = () => applyDecorators(SetMetadata(ACCESS, { kind: 'operator' } satisfies Access), ...problemDocs);
+/**
+ * Only a board link's token (a club key of role `board`), sent as a bearer token or, where
+ * a browser cannot send a header (EventSource), as the `token` query parameter.
+ */
+export const BoardLinkOnly = () =>
+  applyDecorators(
+    SetMetadata(ACCESS, { kind: 'board' } satisfies Access),
+    ApiBearerAuth('bearer'),
+    ApiProblem(401, 'No token, a bad token or a revoked board link (UNAUTHENTICATED).'),
+    ApiProblem(403, 'The token is not a board link (FORBIDDEN).'),
+  );
 /** A club API key with at least this role. */
 export const MinRole = (role: Role) => applyDecorators(SetMetadata(ACCESS, { kind: 'role', role } satisfies Access), ...problemDocs);
 

@@ -67,6 +67,14 @@ export function loggableError(e: unknown, depth = 0): Record<string, unknown> {
   return out;
 }
 
+/**
+ * The path and query as logged: a board link's token (in `/board/{token}` and in the
+ * `token` query parameter) is a credential and never written.
+ */
+export function loggableUrl(url: string): string {
+  return url.replace(/^\/board\/[^/?#]+/, '/board/[redacted]').replace(/([?&]token=)[^&#]*/g, '$1[redacted]');
+}
+
 /** Paths asked every few seconds by supervisors and scrapers: not logged. */
 const PROBES = new Set(['/health', '/ready', '/metrics']);
 
@@ -85,7 +93,7 @@ export function logRequests(fastify: FastifyInstance, logger: AppLogger): void {
       const auth = req.auth;
       logger[level](
         {
-          req: { id: req.id, method: req.method, url: req.url, ...clientId(req) },
+          req: { id: req.id, method: req.method, url: loggableUrl(req.url), ...clientId(req) },
           res: { statusCode: status },
           responseTime: Math.round(reply.elapsedTime * 10) / 10,
           ...(auth?.kind === 'key' ? { clubId: auth.clubId, apiKeyId: auth.keyId } : auth ? { operator: true } : {}),

@@ -53,6 +53,8 @@ export class EventStream {
     private position: LogPosition,
     private readonly filter: EventFilter,
     private readonly host: StreamHost,
+    /** How an event is written (a board's stream writes less of it than a key's). */
+    private readonly frame: (e: ClubEvent) => string = eventFrame,
   ) {}
 
   get isClosed(): boolean {
@@ -99,7 +101,7 @@ export class EventStream {
           return;
         }
         for (const e of page) {
-          if (this.ended || !this.write(eventFrame(e.event))) return;
+          if (this.ended || !this.write(this.frame(e.event))) return;
           this.position = e.position;
         }
         if (this.ended) return;

@@ -9,6 +9,7 @@ import { PgListener } from '../db/listener';
 import { ApiKeyCache } from '../guards';
 import type { LogPosition } from '../outbox/event-id';
 import { EVENTS_CHANNEL } from '../outbox/outbox';
+import type { ClubEvent } from '../outbox/event-types';
 import type { EventFilter } from './event-query';
 import { EventStream } from './event-stream';
 import { EventsRepository, LoggedEvent } from './events.repository';
@@ -19,6 +20,11 @@ const POLL_MS = 1000;
 const KEY_CHECK_MS = 5000;
 /** A failed read is logged at most this often. */
 const FAILURE_LOG_MS = 10_000;
+/** Board streams a club may have open on one instance (a club's screens: counted apart from its keys' streams). */
+export const BOARD_STREAMS_PER_CLUB = 500;
+
+/** Whose stream: an API key's (EVENTS_MAX_STREAMS_PER_CLUB) or a board link's (BOARD_STREAMS_PER_CLUB). */
+export type StreamKind = 'key' | 'board';
 
 /** A place held for a stream being opened: attach it, or release it. */
 export interface StreamTicket {
@@ -47,6 +53,8 @@ export class EventsHub implements OnModuleDestroy {
   /** Streams open or being opened, in all and per club. */
   private held = 0;
   private readonly heldByClub = new Map<string, number>();
+  /** Reads under way, by what they read: streams at the same place with the same filter share one (a club's boards). */
+  private readonly inFlight = new Map<string, Promise<LoggedEvent[]>>();
   private poller: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
@@ -75,22 +83,26 @@ export class EventsHub implements OnModuleDestroy {
   }
 
   /** Holds a place for a new stream of the club, or refuses: 503 when the instance is full (or stopping), 429 when the club is. */
-  reserve(clubId: string): StreamTicket {
+  reserve(clubId: string, kind: StreamKind = 'key'): StreamTicket {
     if (this.stopping || this.held >= this.config.eventsMaxStreams) {
       throw new ApiError(ErrorCode.STREAMS_AT_CAPACITY, 'This instance serves as many event streams as it can; retry shortly (another instance may have room).', {
         headers: { 'retry-after': '5' },
       });
     }
-    const club = this.heldByClub.get(clubId) ?? 0;
-    if (club >= this.config.eventsMaxStreamsPerClub) {
+    const counter = `${kind}/${clubId}`;
+    const club = this.heldByClub.get(counter) ?? 0;
+    const limit = kind === 'board' ? BOARD_STREAMS_PER_CLUB : this.config.eventsMaxStreamsPerClub;
+    if (club >= limit) {
       throw new ApiError(
         ErrorCode.TOO_MANY_STREAMS,
-        `The club has ${this.config.eventsMaxStreamsPerClub} event streams open on this instance, as many as it may; close one (or use GET /v1/events) and retry.`,
+        kind === 'board'
+          ? `The club has ${limit} board streams open on this instance, as many as it may; close a board and retry.`
+          : `The club has ${limit} event streams open on this instance, as many as it may; close one (or use GET /v1/events) and retry.`,
         { headers: { 'retry-after': '30' } },
       );
     }
     this.held++;
-    this.heldByClub.set(clubId, club + 1);
+    this.heldByClub.set(counter, club + 1);
     let released = false;
     return {
       clubId,
@@ -98,9 +110,9 @@ export class EventsHub implements OnModuleDestroy {
         if (released) return;
         released = true;
         this.held--;
-        const left = (this.heldByClub.get(clubId) ?? 1) - 1;
-        if (left > 0) this.heldByClub.set(clubId, left);
-        else this.heldByClub.delete(clubId);
+        const left = (this.heldByClub.get(counter) ?? 1) - 1;
+        if (left > 0) this.heldByClub.set(counter, left);
+        else this.heldByClub.delete(counter);
       },
     };
   }
@@ -115,16 +127,24 @@ export class EventsHub implements OnModuleDestroy {
    * ticket held. `announceStart`: send the starting place as an `id:` line (a stream
    * that starts at "now", not at an id the client gave).
    */
-  attach(ticket: StreamTicket, keyId: string, res: ServerResponse, from: LogPosition, filter: EventFilter, announceStart: boolean): void {
-    const stream = new EventStream(ticket.clubId, keyId, res, from, filter, {
-      bufferBytes: this.bufferBytes,
-      read: (clubId, after, f, limit) => this.read(clubId, after, f, limit),
-      failed: (_s, e) => this.failed(e),
-      closed: (s) => {
-        ticket.release();
-        this.forget(s);
+  attach(ticket: StreamTicket, keyId: string, res: ServerResponse, from: LogPosition, filter: EventFilter, announceStart: boolean, frame?: (e: ClubEvent) => string): void {
+    const stream = new EventStream(
+      ticket.clubId,
+      keyId,
+      res,
+      from,
+      filter,
+      {
+        bufferBytes: this.bufferBytes,
+        read: (clubId, after, f, limit) => this.read(clubId, after, f, limit),
+        failed: (_s, e) => this.failed(e),
+        closed: (s) => {
+          ticket.release();
+          this.forget(s);
+        },
       },
-    });
+      frame,
+    );
     let club = this.streams.get(ticket.clubId);
     if (!club) this.streams.set(ticket.clubId, (club = new Set()));
     club.add(stream);
@@ -197,8 +217,20 @@ export class EventsHub implements OnModuleDestroy {
     }
   }
 
-  /** One page for one stream, at most maxReaders at once. */
-  private async read(clubId: string, after: LogPosition, filter: EventFilter, limit: number): Promise<LoggedEvent[]> {
+  /**
+   * One page for one stream, at most maxReaders at once. Streams of a club at the same
+   * place with the same filter (its boards, woken by the same notice) share one read.
+   */
+  private read(clubId: string, after: LogPosition, filter: EventFilter, limit: number): Promise<LoggedEvent[]> {
+    const key = `${clubId}|${after.tx}.${after.seq}|${filter.types?.join(',') ?? '*'}|${filter.sessionId ?? '*'}|${limit}`;
+    const shared = this.inFlight.get(key);
+    if (shared) return shared;
+    const read = this.readOnce(clubId, after, filter, limit).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, read);
+    return read;
+  }
+
+  private async readOnce(clubId: string, after: LogPosition, filter: EventFilter, limit: number): Promise<LoggedEvent[]> {
     if (this.readersBusy >= this.maxReaders) await new Promise<void>((r) => this.readerQueue.push(r));
     else this.readersBusy++;
     try {

@@ -15,6 +15,6 @@ import { EventsService } from './events.service';
   imports: [AuthModule],
   controllers: [EventsController],
   providers: [EventsRepository, EventsService, EventsHub],
-  exports: [EventsRepository],
+  exports: [EventsRepository, EventsService],
 })
 export class EventsModule {}

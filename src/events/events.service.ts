@@ -4,7 +4,10 @@ import type { KeyAuth } from '../common/auth';
 import { Db } from '../db/db.service';
 import { LOG_START, positionOf, typesOf } from './event-query';
 import { EventPageDto, EventsQuery, EventStreamQuery } from './events.dto';
-import { EventsHub } from './events-hub';
+import { EventsHub, StreamKind } from './events-hub';
+import type { EventFilter } from './event-query';
+import type { LogPosition } from '../outbox/event-id';
+import type { ClubEvent } from '../outbox/event-types';
 import { EventsRepository } from './events.repository';
 
 /** Headers of a stream's answer that Fastify's onSend hook would have set (a hijacked reply skips it). */
@@ -44,13 +47,25 @@ export class EventsService {
   async openStream(auth: KeyAuth, q: EventStreamQuery, lastEventId: string | undefined, reply: FastifyReply): Promise<void> {
     const resumeFrom = lastEventId !== undefined ? positionOf(lastEventId, 'Last-Event-ID') : q.lastEventId !== undefined ? positionOf(q.lastEventId, 'lastEventId') : null;
     const filter = { types: typesOf(q.types), sessionId: q.sessionId?.toLowerCase() ?? null };
+    await this.open(auth, 'key', filter, resumeFrom, reply);
+  }
+
+  /**
+   * A board link's stream: only the events its board shows (`filter`), each written as
+   * `frame` writes it (what changed, not the change: the board reads its own answer).
+   */
+  async openBoardStream(auth: KeyAuth, filter: EventFilter, resumeFrom: LogPosition | null, reply: FastifyReply, frame: (e: ClubEvent) => string): Promise<void> {
+    await this.open(auth, 'board', filter, resumeFrom, reply, frame);
+  }
+
+  private async open(auth: KeyAuth, kind: StreamKind, filter: EventFilter, resumeFrom: LogPosition | null, reply: FastifyReply, frame?: (e: ClubEvent) => string): Promise<void> {
     // HEAD (Fastify answers it with the GET route): the headers a stream would have, and no stream.
     if (reply.request.method === 'HEAD') {
       reply.hijack();
       reply.raw.writeHead(200, this.headersOf(reply)).end();
       return;
     }
-    const ticket = this.hub.reserve(auth.clubId);
+    const ticket = this.hub.reserve(auth.clubId, kind);
     let from;
     try {
       from = resumeFrom ?? (await this.hub.horizon());
@@ -64,7 +79,7 @@ export class EventsService {
     // (the heartbeat keeps proxies awake; a client that stops reading is dropped by the hub).
     res.setTimeout(0);
     res.writeHead(200, this.headersOf(reply));
-    this.hub.attach(ticket, auth.keyId, res, from, filter, resumeFrom === null);
+    this.hub.attach(ticket, auth.keyId, res, from, filter, resumeFrom === null, frame);
   }
 
   /** The headers the request's hooks set on the reply (request id, CORS, rate limit) and a stream's own. */

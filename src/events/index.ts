@@ -5,3 +5,4 @@ export type { LoggedEvent } from './events.repository';
 export { positionOf, typesOf } from './event-query';
 export type { EventFilter } from './event-query';
 export { EventDto } from './events.dto';
+export { EventsService } from './events.service';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Role, ROLES } from '../common/auth';
+import { KeyRole, KEY_ROLES } from '../common/auth';
 import type { AppConfig } from '../config';
 import { CONFIG } from '../config.provider';
 import { cols, Row } from '../db/decode';
@@ -8,7 +8,7 @@ import { PgListener } from '../db/listener';
 
 /** What authentication needs of an API key. */
 export interface KeyRecord {
-  role: Role;
+  role: KeyRole;
   secretHash: Buffer;
   revokedAt: Date | null;
 }
@@ -25,7 +25,7 @@ const MAX_ENTRIES = 10_000;
 
 const decodeRecord = (r: Row): KeyRecord => {
   const c = cols(r);
-  return { role: c.oneOf('role', ROLES), secretHash: c.bytes('secret_hash'), revokedAt: c.dateOrNull('revoked_at') };
+  return { role: c.oneOf('role', KEY_ROLES), secretHash: c.bytes('secret_hash'), revokedAt: c.dateOrNull('revoked_at') };
 };
 
 /**

@@ -12,6 +12,12 @@ import { RateLimiter, RateVerdict } from './rate-limiter';
 import { ApiKeyCache } from './api-key-cache';
 import type { FastifyReply } from 'fastify';
 
+/** The `token` query parameter, when it is one string. */
+const queryToken = (req: FastifyRequest): string | null => {
+  const t = (req.query as Record<string, unknown> | undefined)?.token;
+  return typeof t === 'string' && t.length > 0 ? t : null;
+};
+
 const unauthenticated = (detail: string) => new ApiError(ErrorCode.UNAUTHENTICATED, detail, { headers: { 'www-authenticate': 'Bearer' } });
 
 const tooManyFailures = (verdict: RateVerdict) =>
@@ -60,8 +66,10 @@ export class AuthGuard implements CanActivate {
 
     const header = req.headers.authorization;
     const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!m) throw await this.refused(req, 'Send an API key as "Authorization: Bearer <token>".');
-    const token = m[1];
+    // A board link may come in the query (EventSource sends no header); nowhere else may a token.
+    const inQuery = access.kind === 'board' && !m ? queryToken(req) : null;
+    if (!m && inQuery === null) throw await this.refused(req, 'Send an API key as "Authorization: Bearer <token>".');
+    const token = m ? m[1] : (inQuery as string);
 
     const parsed = parseApiToken(token);
     // A club key's token cannot be the operator's unless the operator's has a key's shape:
@@ -98,7 +106,11 @@ export class AuthGuard implements CanActivate {
     if (access.kind === 'operator') {
       throw new ApiError(ErrorCode.FORBIDDEN, 'Only the operator token may do this.');
     }
-    if (!roleAtLeast(key.role, access.role)) {
+    if (access.kind === 'board') {
+      if (key.role !== 'board') throw new ApiError(ErrorCode.FORBIDDEN, 'This route answers a board link (POST /v1/boards); this key is not one.');
+    } else if (key.role === 'board') {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'A board link reads only its board (GET /v1/board and its stream).');
+    } else if (!roleAtLeast(key.role, access.role)) {
       throw new ApiError(ErrorCode.FORBIDDEN, `This needs a key with the ${access.role} role; this key is a ${key.role} key.`);
     }
     req.auth = { kind: 'key', clubId: parsed.clubId, keyId: parsed.keyId, role: key.role };

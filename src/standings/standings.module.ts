@@ -11,5 +11,6 @@ import { StandingsService } from './standings.service';
   imports: [SessionsModule, SettlementModule, ClubsModule],
   controllers: [StandingsController],
   providers: [StandingsRepository, StandingsService],
+  exports: [StandingsService],
 })
 export class StandingsModule {}

@@ -17,3 +17,8 @@ export { MatchEndHooks } from './match-end-hooks';
 export type { MatchChange, MatchEndHook, HookWrites } from './match-end-hooks';
 export { MatchResultsService } from './match-results.service';
 export type { MatchTournamentRef } from './engines';
+export { TablesService } from './tables.service';
+export { ChouettesService } from './chouettes.service';
+export { GamesService } from './games.service';
+export type { GameDto, MatchDto, MoneyGameDto } from './tables.dto';
+export type { ChouetteDto } from './chouette.dto';

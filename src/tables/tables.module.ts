@@ -21,6 +21,6 @@ import { TablesService } from './tables.service';
   // In this order: the OpenAPI document lists the routes as they are registered.
   controllers: [MatchesController, MatchGamesController, MoneyGamesController, MoneyGamesGamesController, ChouettesController, ChouetteGamesController],
   providers: [TablesRepository, SessionGate, TablesService, GamesService, MatchResultsService, ChouettesService, MatchEndHooks],
-  exports: [TablesRepository, SessionGate, MatchEndHooks, MatchResultsService],
+  exports: [TablesRepository, SessionGate, MatchEndHooks, MatchResultsService, TablesService, ChouettesService, GamesService],
 })
 export class TablesModule {}

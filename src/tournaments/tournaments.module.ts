@@ -11,5 +11,6 @@ import { TournamentsService } from './tournaments.service';
   imports: [TablesModule, LedgerModule],
   controllers: [TournamentsController],
   providers: [TournamentsRepository, TournamentsService, TournamentLedger],
+  exports: [TournamentsService],
 })
 export class TournamentsModule {}

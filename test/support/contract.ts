@@ -38,10 +38,11 @@ export interface Exchange {
 
 /**
  * Paths the document does not describe, on purpose: its own copy and the pages for people
- * (Swagger UI and its files under /docs/, the rule book at /docs/rules). Anything else the
+ * (Swagger UI and its files under /docs/, the rule book at /docs/rules, the club board's
+ * page at /board/{token} and its files under /board-assets/). Anything else the
  * document does not name must be a problem (404 or 405).
  */
-export const UNDOCUMENTED_PATHS: ReadonlyArray<string | RegExp> = ['/openapi.json', '/docs', '/docs/rules', /^\/docs\//];
+export const UNDOCUMENTED_PATHS: ReadonlyArray<string | RegExp> = ['/openapi.json', '/docs', '/docs/rules', /^\/docs\//, /^\/board\/[^/]+$/, /^\/board-assets\//];
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const REF_PREFIX = '#/components/schemas/';

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { cols, Row } from '../db/decode';
+import type { Reads, Tx } from '../db/tx';
+import { API_KEY_CHANNEL } from '../guards';
+
+/** A board link: its key (role `board`) and what its board shows. */
+export interface BoardLinkRow {
+  clubId: string;
+  id: string;
+  name: string;
+  sessionId: string | null;
+  tournamentId: string | null;
+  hint: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** A finished game for the board's latest results (matches and money games). */
+export interface BoardResultRow {
+  kind: 'match' | 'money';
+  sides: string[][];
+  winnerSide: number | null;
+  points: number | null;
+  endedAt: Date;
+}
+
+const LINK_COLUMNS = `k.club_id, k.id, k.name, b.session_id, b.tournament_id, k.hint, k.created_at, k.revoked_at`;
+const FROM_LINKS = `FROM api_keys k JOIN board_links b ON b.club_id = k.club_id AND b.id = k.id`;
+
+const decodeLink = (r: Row): BoardLinkRow => {
+  const c = cols(r);
+  return {
+    clubId: c.text('club_id'),
+    id: c.text('id'),
+    name: c.text('name'),
+    sessionId: c.textOrNull('session_id'),
+    tournamentId: c.textOrNull('tournament_id'),
+    hint: c.text('hint'),
+    createdAt: c.date('created_at'),
+    revokedAt: c.dateOrNull('revoked_at'),
+  };
+};
+
+const decodeResult = (r: Row): BoardResultRow => {
+  const c = cols(r);
+  const sides = (c.json('sides') as string[][] | null) ?? [];
+  return {
+    kind: c.oneOf('kind', ['match', 'money'] as const),
+    sides: sides.map((s) => s.map((p) => String(p).toLowerCase())),
+    winnerSide: c.intOrNull('winner_side'),
+    points: c.intOrNull('points'),
+    endedAt: c.date('ended_at'),
+  };
+};
+
+/** Board links (api_keys of role `board` with their board_links row) and what a board reads besides the views. */
+@Injectable()
+export class BoardsRepository {
+  /** A new link: its key and its row, written with the command's COMMIT. */
+  insert(tx: Tx, link: BoardLinkRow, secretHash: Buffer): void {
+    tx.defer({
+      what: 'board link key insert',
+      text: `INSERT INTO api_keys (club_id, id, name, role, secret_hash, hint, created_at) VALUES ($1, $2, $3, 'board', $4, $5, $6)`,
+      values: [link.clubId, link.id, link.name, secretHash, link.hint, link.createdAt],
+    });
+    tx.defer({
+      what: 'board link insert',
+      text: `INSERT INTO board_links (club_id, id, session_id, tournament_id, created_at) VALUES ($1, $2, $3, $4, $5)`,
+      values: [link.clubId, link.id, link.sessionId, link.tournamentId, link.createdAt],
+    });
+  }
+
+  /** Whether the club has this session or tournament. */
+  async exists(tx: Reads, table: 'sessions' | 'tournaments', clubId: string, id: string): Promise<boolean> {
+    return (await tx.maybeOne(`SELECT 1 AS one FROM ${table} WHERE club_id = $1 AND id = $2`, [clubId, id], () => true)) === true;
+  }
+
+  find(tx: Reads, clubId: string, id: string): Promise<BoardLinkRow | null> {
+    return tx.maybeOne(`SELECT ${LINK_COLUMNS} ${FROM_LINKS} WHERE k.club_id = $1 AND k.id = $2`, [clubId, id], decodeLink);
+  }
+
+  lock(tx: Tx, clubId: string, id: string): Promise<BoardLinkRow | null> {
+    return tx.maybeOne(`SELECT ${LINK_COLUMNS} ${FROM_LINKS} WHERE k.club_id = $1 AND k.id = $2 FOR UPDATE OF k`, [clubId, id], decodeLink);
+  }
+
+  list(tx: Reads, clubId: string, after: string | null, limit: number): Promise<BoardLinkRow[]> {
+    return after
+      ? tx.rows(`SELECT ${LINK_COLUMNS} ${FROM_LINKS} WHERE k.club_id = $1 AND k.id > $2 ORDER BY k.id LIMIT $3`, [clubId, after, limit + 1], decodeLink)
+      : tx.rows(`SELECT ${LINK_COLUMNS} ${FROM_LINKS} WHERE k.club_id = $1 ORDER BY k.id LIMIT $2`, [clubId, limit + 1], decodeLink);
+  }
+
+  /**
+   * Revokes the link's key and announces it on bg_api_keys, as an API key's revocation is:
+   * every instance stops accepting it, and its streams end at the next key check.
+   */
+  async revoke(tx: Tx, clubId: string, id: string): Promise<void> {
+    await tx.rows('SELECT pg_notify($1, $2)', [API_KEY_CHANNEL, `${clubId}/${id}`], () => null);
+    tx.defer({
+      what: 'board link revocation',
+      text: `UPDATE api_keys SET revoked_at = now() WHERE club_id = $1 AND id = $2 AND role = 'board'`,
+      values: [clubId, id],
+    });
+  }
+
+  /** The latest finished games at the session's (or, without one, the club's) matches and money games, newest first. */
+  latestResults(tx: Reads, clubId: string, sessionId: string | null, limit: number): Promise<BoardResultRow[]> {
+    const params: unknown[] = [clubId];
+    const session = sessionId === null ? '' : ` AND t.session_id = $${params.push(sessionId)}::uuid`;
+    return tx.rows(
+      `SELECT t.kind, coalesce(t.setup->'sides', jsonb_build_array(jsonb_build_array(t.setup->'players'->0), jsonb_build_array(t.setup->'players'->1))) AS sides,
+              g.winner_side, g.points, g.ended_at
+         FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
+        WHERE g.club_id = $1 AND g.status = 'finished' AND t.kind IN ('match', 'money')${session}
+        ORDER BY g.ended_at DESC
+        LIMIT $${params.push(limit)}`,
+      params,
+      decodeResult,
+    );
+  }
+}

@@ -1,0 +1,195 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { notFound } from '../common/api-error';
+import { KeyAuth, newApiToken, parseApiToken, secretMatches } from '../common/auth';
+import { CommandContext, Replayed } from '../common/command';
+import { decodeCursor, Page, toPage } from '../common/pagination';
+import { uuid7 } from '../common/uuid';
+import { Commands } from '../commands/commands.service';
+import { ClubsRepository } from '../clubs';
+import { Db } from '../db/db.service';
+import type { Reads } from '../db/tx';
+import { EventsRepository, EventsService, positionOf } from '../events';
+import { ApiKeyCache } from '../guards';
+import { encodeEventId } from '../outbox/event-id';
+import type { ClubEvent, EventType } from '../outbox/event-types';
+import { playerNames } from '../players';
+import { StandingsService } from '../standings';
+import { ChouettesService, GameDto, GamesService, TablesService } from '../tables';
+import { TournamentsService } from '../tournaments';
+import { BOARD_RESULTS, BOARD_TABLES, boardLinkView, boardPlayerIds, boardView } from './board-view';
+import { BoardDto, BoardLinkDto, BoardStreamQuery, CreateBoardDto, CreatedBoardLinkDto } from './boards.dto';
+import { BoardLinkRow, BoardsRepository } from './boards.repository';
+
+/** The events a board shows: what changes its tables, games, bracket, standings and names. */
+export const BOARD_EVENT_TYPES: readonly EventType[] = [
+  'table.created',
+  'table.updated',
+  'game.started',
+  'game.action',
+  'game.finished',
+  'game.voided',
+  'game.abandoned',
+  'tournament.created',
+  'tournament.updated',
+  'session.updated',
+  'session.closed',
+  'player.updated',
+];
+
+/**
+ * A board's frame: which event, of what, and nothing of its data (payments' notes, ratings,
+ * anything else the board does not show never reach a board's token); the page reads the
+ * board again, from the event's place on.
+ */
+export function boardFrame(e: ClubEvent): string {
+  return `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify({ id: e.id, type: e.type, subject: e.subject })}\n\n`;
+}
+
+/** How long a board's answer is served again to boards that have seen no later event, and how many are kept. */
+const SHARED_MS = 1000;
+const SHARED_MAX = 1000;
+
+interface Shared {
+  at: number;
+  asOf: string;
+  answer: Promise<Omit<BoardDto, 'board'>>;
+}
+
+/**
+ * Board links (an API key of role `board` and what its board shows) and the board itself:
+ * one answer with the tables in play, the tournament, the standings and the latest results,
+ * and a stream that says when to read it again.
+ *
+ * Boards on the same session share their answers: one read serves every board that has
+ * seen no event after it (`since`), so a room of screens woken by one event costs one read
+ * per instance, not one per screen. Nothing kept here is needed by another instance.
+ */
+@Injectable()
+export class BoardsService {
+  private readonly shared = new Map<string, Shared>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly commands: Commands,
+    private readonly repo: BoardsRepository,
+    private readonly clubs: ClubsRepository,
+    private readonly keyCache: ApiKeyCache,
+    private readonly events: EventsRepository,
+    private readonly streams: EventsService,
+    private readonly tables: TablesService,
+    private readonly chouettes: ChouettesService,
+    private readonly games: GamesService,
+    private readonly tournaments: TournamentsService,
+    private readonly standings: StandingsService,
+  ) {}
+
+  /** A new link, answered with its token and page (shown only here). */
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateBoardDto, origin: string | null): Promise<CreatedBoardLinkDto | Replayed> {
+    return this.commands.run(cmd, 201, async (tx) => {
+      const sessionId = dto.sessionId?.toLowerCase() ?? null;
+      const tournamentId = dto.tournamentId?.toLowerCase() ?? null;
+      if (sessionId !== null && !(await this.repo.exists(tx, 'sessions', auth.clubId, sessionId))) throw notFound('Session');
+      if (tournamentId !== null && !(await this.repo.exists(tx, 'tournaments', auth.clubId, tournamentId))) throw notFound('Tournament');
+      const id = uuid7();
+      const { token, secretHash, hint } = newApiToken(auth.clubId, id);
+      const link: BoardLinkRow = { clubId: auth.clubId, id, name: dto.name, sessionId, tournamentId, hint, createdAt: new Date(), revokedAt: null };
+      this.repo.insert(tx, link, secretHash);
+      const path = `/board/${token}`;
+      return { ...boardLinkView(link), token, path, url: origin === null ? path : `${origin}${path}` };
+    });
+  }
+
+  async list(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<BoardLinkDto>> {
+    const after = decodeCursor(cursor, ['string']);
+    const rows = await this.repo.list(this.db.once, auth.clubId, (after?.[0] as string) ?? null, limit);
+    return toPage(rows, limit, (l) => [l.id], boardLinkView);
+  }
+
+  async get(auth: KeyAuth, id: string): Promise<BoardLinkDto> {
+    const link = await this.repo.find(this.db.once, auth.clubId, id);
+    if (!link) throw notFound('Board link');
+    return boardLinkView(link);
+  }
+
+  /** Revokes at once: the page and every open stream of the link stop (streams within seconds, on every instance). */
+  async revoke(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
+    const done = await this.commands.run(cmd, 204, async (tx) => {
+      const link = await this.repo.lock(tx, auth.clubId, id);
+      if (!link) throw notFound('Board link');
+      if (link.revokedAt === null) await this.repo.revoke(tx, auth.clubId, id);
+      return null;
+    });
+    this.keyCache.forget(auth.clubId, id);
+    return done instanceof Replayed ? done : undefined;
+  }
+
+  /** Whether a token is a working board link (the page's own check: the page itself holds no data). */
+  async pageToken(token: string): Promise<boolean> {
+    const parsed = parseApiToken(token);
+    if (!parsed) return false;
+    const key = await this.keyCache.get(parsed.clubId, parsed.keyId);
+    return key !== null && key.role === 'board' && key.revokedAt === null && secretMatches(parsed.secret, key.secretHash);
+  }
+
+  /** The board of the calling link; `since`: the last event the board has seen (an answer reflecting it is served). */
+  async board(auth: KeyAuth, since: string | undefined): Promise<BoardDto> {
+    if (since !== undefined) positionOf(since, 'since');
+    const link = await this.repo.find(this.db.once, auth.clubId, auth.keyId);
+    if (!link) throw notFound('Board link');
+    const scope = `${auth.clubId}|${link.sessionId ?? ''}|${link.tournamentId ?? ''}`;
+    const now = Date.now();
+    let entry = this.shared.get(scope);
+    const fresh = entry && (since !== undefined ? entry.asOf > since : now - entry.at < SHARED_MS);
+    if (!entry || !fresh) {
+      if (this.shared.size >= SHARED_MAX) this.shared.delete(this.shared.keys().next().value as string);
+      const asOf = encodeEventId(await this.events.horizon(this.db.once));
+      const answer = this.read(auth, link, asOf);
+      entry = { at: now, asOf, answer };
+      this.shared.set(scope, entry);
+      answer.catch(() => this.shared.get(scope) === entry && this.shared.delete(scope));
+    }
+    return { ...(await entry.answer), board: boardLinkView(link) };
+  }
+
+  /** The board's stream (the token may be in the query: EventSource sends no header). */
+  async stream(auth: KeyAuth, q: BoardStreamQuery, lastEventId: string | undefined, reply: FastifyReply): Promise<void> {
+    const resumeFrom = lastEventId !== undefined ? positionOf(lastEventId, 'Last-Event-ID') : q.lastEventId !== undefined ? positionOf(q.lastEventId, 'lastEventId') : null;
+    const link = await this.repo.find(this.db.once, auth.clubId, auth.keyId);
+    if (!link) throw notFound('Board link');
+    // A session's board follows its session; one with a tournament follows the club (the tournament may have no session).
+    const sessionId = link.tournamentId === null ? link.sessionId : null;
+    await this.streams.openBoardStream(auth, { types: BOARD_EVENT_TYPES, sessionId }, resumeFrom, reply, boardFrame);
+  }
+
+  /** Everything the board shows, read as of `asOf` or later. */
+  private async read(auth: KeyAuth, link: BoardLinkRow, asOf: string): Promise<Omit<BoardDto, 'board'>> {
+    // The views are the API's own, read as a viewer of the club would read them.
+    const viewer: KeyAuth = { ...auth, role: 'viewer' };
+    const q = { sessionId: link.sessionId ?? undefined, status: 'in-progress' as const, limit: BOARD_TABLES };
+    const [matches, moneyGames, chouettes] = await Promise.all([this.tables.listMatches(viewer, q), this.tables.listMoneyGames(viewer, q), this.chouettes.list(viewer, q)]);
+    const current = new Map<string, GameDto>();
+    const inPlay = [
+      ...matches.items.map((t) => ['match', t.id, t.currentGameNo] as const),
+      ...moneyGames.items.map((t) => ['money', t.id, t.currentGameNo] as const),
+      ...chouettes.items.map((t) => ['chouette', t.id, t.currentGameNo] as const),
+    ].slice(0, BOARD_TABLES);
+    await Promise.all(
+      inPlay.map(async ([kind, id, gameNo]) => {
+        if (gameNo !== null) current.set(id, await this.games.get(viewer, kind, id, gameNo));
+      }),
+    );
+    const tournament = link.tournamentId ? await this.tournaments.get(viewer, link.tournamentId) : null;
+    const standings = link.sessionId ? await this.standings.standings(viewer, link.sessionId) : null;
+    const results = await this.repo.latestResults(this.db.once, auth.clubId, link.sessionId, BOARD_RESULTS);
+    const parts = { matches: matches.items, moneyGames: moneyGames.items, chouettes: chouettes.items, current, tournament, standings, results };
+    const names = await this.names(this.db.once, auth.clubId, boardPlayerIds(parts));
+    const club = await this.clubs.find(this.db.once, auth.clubId);
+    const { board: _board, ...view } = boardView({ ...parts, link, clubName: club?.name ?? '', asOf, names });
+    return view;
+  }
+
+  private names(tx: Reads, clubId: string, ids: string[]): Promise<Map<string, string>> {
+    return ids.length === 0 ? Promise.resolve(new Map<string, string>()) : playerNames(tx, clubId, ids);
+  }
+}
