@@ -12,6 +12,7 @@ import { ReadModelRebuildEntity } from './player-stats/read-model-rebuild.entity
 import { AuditEntryEntity, AuthRateCounterEntity, RateLimitCounterEntity } from './guards/guards.entities';
 import { GameEntity, TableEntity, TablePlayerEntity } from './tables/table.entity';
 import { TeamEventBoardEntity, TeamEventEntity } from './team-events/team-event.entity';
+import { BoardLinkEntity } from './boards/board-link.entity';
 import { TournamentEntity } from './tournaments/tournament.entity';
 import { EventEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from './outbox/event.entity';
 
@@ -38,6 +39,7 @@ export const ENTITIES = [
   TeamEventEntity,
   TeamEventBoardEntity,
   TournamentEntity,
+  BoardLinkEntity,
   EventEntity,
   WebhookEntity,
   WebhookDeliveryEntity,

@@ -40,10 +40,17 @@ describe('the request body examples of the OpenAPI document', () => {
     t = await startApp();
     ({ owner } = await newClub(t, 'Examples club'));
     for (const [name, exampleId] of Object.entries(EXAMPLE_ID)) {
+      const knockout = examples.find((e) => e.path === '/v1/tournaments' && e.name === 'knockout');
       const res =
         name === 'session'
           ? await t.http().post('/v1/sessions').set(bearer(owner)).send({ name: 'Tuesday club night', currency: 'EUR' })
-          : await t.http().post('/v1/players').set(bearer(owner)).send({ name });
+          : name === 'tournament'
+            ? await t
+                .http()
+                .post('/v1/tournaments')
+                .set(bearer(owner))
+                .send(withRealIds(knockout?.value) as object)
+            : await t.http().post('/v1/players').set(bearer(owner)).send({ name });
       expect(res.status).toBe(201);
       real.set(exampleId, res.body.id as string);
     }

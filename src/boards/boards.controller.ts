@@ -7,6 +7,7 @@ import { ApiError } from '../common/api-error';
 import { BoardLinkOnly, ClubKey, KeyAuth, MinRole } from '../common/auth';
 import type { CommandContext } from '../common/command';
 import { ErrorCode } from '../common/error-codes';
+import { EXAMPLE_ID } from '../common/example-ids';
 import { negotiate } from '../common/negotiate';
 import { ApiProblem } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
@@ -47,8 +48,8 @@ export class BoardsController {
   @ApiBody({
     type: CreateBoardDto,
     examples: {
-      session: { summary: "Tonight's session on the club room TV", value: { name: 'Club room TV', sessionId: '01963f7a-0000-7000-8000-000000000001' } },
-      tournament: { summary: 'A tournament bracket on the wall', value: { name: 'Bracket wall', tournamentId: '01963f7a-0000-7000-8000-000000000002' } },
+      session: { summary: "Tonight's session on the club room TV", value: { name: 'Club room TV', sessionId: EXAMPLE_ID.session } },
+      tournament: { summary: 'A tournament bracket on the wall', value: { name: 'Bracket wall', tournamentId: EXAMPLE_ID.tournament } },
     },
   })
   @ApiCreatedResponse({ type: CreatedBoardLinkDto })
