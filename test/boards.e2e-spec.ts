@@ -100,4 +100,21 @@ describe('board links', () => {
     expect((await t.http().get('/v1/board').set(bearer(token))).status).toBe(401);
     expect((await c.get(`/v1/boards/${id}`)).body.revokedAt).not.toBeNull();
   });
+
+  it("lists a chouette's games in the latest results: the box against the team as the game started (R5.7)", async () => {
+    const { Анна: a, 李雷: b, Γιώργος: g } = c.ids;
+    const session = await c.session({ currency: 'EUR' });
+    const ch = (await c.post('/v1/chouettes', { sessionId: session, stakeMinor: 100, seating: { order: [a, b, g] } })).body.id as string;
+    // The captain (Li) beats the box (Anna): Li takes the box, Anna goes to the end of the line.
+    expect((await c.post(`/v1/chouettes/${ch}/games`, { actions: [finish(b)] })).status).toBe(201);
+    // Then the box (Li) beats the team of Giorgos and Anna.
+    expect((await c.post(`/v1/chouettes/${ch}/games`, { actions: [finish(b)] })).status).toBe(201);
+    const token = (await c.post('/v1/boards', { name: 'Chouette corner', sessionId: session })).body.token as string;
+    const board = await t.http().get('/v1/board').set(bearer(token));
+    expect(board.status).toBe(200);
+    expect(board.body.results.map((r: { kind: string; players: string[]; winner: string; points: number | null }) => [r.kind, r.players, r.winner, r.points])).toEqual([
+      ['chouette', ['李雷', 'Γιώργος & Анна'], '李雷', null],
+      ['chouette', ['Анна', '李雷 & Γιώργος'], '李雷 & Γιώργος', null],
+    ]);
+  });
 });

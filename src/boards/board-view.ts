@@ -108,10 +108,11 @@ export function boardView(i: BoardInputs): BoardDto {
 
   const results: BoardResultDto[] = i.results.slice(0, BOARD_RESULTS).map((r) => ({
     endedAt: r.endedAt.toISOString(),
-    kind: r.kind === 'money' ? 'money-game' : 'match',
+    kind: r.kind === 'money' ? 'money-game' : r.kind,
     players: r.sides.map((s) => s.map(named).join(' & ')),
     winner: r.winnerSide === null ? null : (r.sides[r.winnerSide] ?? []).map(named).join(' & '),
-    points: r.points,
+    // A chouette's members each play their own cube (R5.5): no one number for the game.
+    points: r.kind === 'chouette' ? null : r.points,
   }));
 
   return {

@@ -17,7 +17,8 @@ export interface BoardLinkRow {
 
 /** A finished game for the board's latest results (matches and money games). */
 export interface BoardResultRow {
-  kind: 'match' | 'money';
+  kind: 'match' | 'money' | 'chouette';
+  /** Side 0 first; a chouette's are the box (with his partner, R5.9) and the team, as the game started. */
   sides: string[][];
   winnerSide: number | null;
   points: number | null;
@@ -41,11 +42,20 @@ const decodeLink = (r: Row): BoardLinkRow => {
   };
 };
 
+/** A chouette game's sides from its setup: the box and his partner, then the team in its order. */
+function chouetteSides(setup: unknown): string[][] {
+  const s = (setup ?? {}) as { box?: unknown; partner?: unknown; team?: unknown };
+  const box = [s.box, s.partner].filter((p): p is string => typeof p === 'string');
+  const team = Array.isArray(s.team) ? s.team.filter((p): p is string => typeof p === 'string') : [];
+  return [box, team];
+}
+
 const decodeResult = (r: Row): BoardResultRow => {
   const c = cols(r);
-  const sides = (c.json('sides') as string[][] | null) ?? [];
+  const kind = c.oneOf('kind', ['match', 'money', 'chouette'] as const);
+  const sides = kind === 'chouette' ? chouetteSides(c.json('setup')) : ((c.json('sides') as string[][] | null) ?? []);
   return {
-    kind: c.oneOf('kind', ['match', 'money'] as const),
+    kind,
     sides: sides.map((s) => s.map((p) => String(p).toLowerCase())),
     winnerSide: c.intOrNull('winner_side'),
     points: c.intOrNull('points'),
@@ -102,15 +112,15 @@ export class BoardsRepository {
     });
   }
 
-  /** The latest finished games at the session's (or, without one, the club's) matches and money games, newest first. */
+  /** The latest finished games at the session's (or, without one, the club's) matches, money games and chouettes, newest first. */
   latestResults(tx: Reads, clubId: string, sessionId: string | null, limit: number): Promise<BoardResultRow[]> {
     const params: unknown[] = [clubId];
     const session = sessionId === null ? '' : ` AND t.session_id = $${params.push(sessionId)}::uuid`;
     return tx.rows(
       `SELECT t.kind, coalesce(t.setup->'sides', jsonb_build_array(jsonb_build_array(t.setup->'players'->0), jsonb_build_array(t.setup->'players'->1))) AS sides,
-              g.winner_side, g.points, g.ended_at
+              CASE WHEN t.kind = 'chouette' THEN g.setup->'setup' END AS setup, g.winner_side, g.points, g.ended_at
          FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
-        WHERE g.club_id = $1 AND g.status = 'finished' AND t.kind IN ('match', 'money')${session}
+        WHERE g.club_id = $1 AND g.status = 'finished' AND t.kind IN ('match', 'money', 'chouette')${session}
         ORDER BY g.ended_at DESC
         LIMIT $${params.push(limit)}`,
       params,

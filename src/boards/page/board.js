@@ -35,6 +35,17 @@
     for (const c of children) if (c !== null && c !== undefined) node.append(typeof c === 'string' || typeof c === 'number' ? String(c) : c);
     return node;
   }
+  /** A name, isolated so a right-to-left name (Arabic, Hebrew) does not reorder the text around it. */
+  const who = (name) => el('bdi', {}, name);
+  /** Names separated by `sep`, each isolated. */
+  function names(list, sep) {
+    const out = [];
+    list.forEach((n, i) => {
+      if (i > 0) out.push(sep);
+      out.push(who(n));
+    });
+    return out;
+  }
   function setStatus(text, offline) {
     const s = byId('status');
     s.textContent = text;
@@ -56,12 +67,12 @@
     const card = el('article', { class: 'table', 'data-table': t.id, 'aria-label': title });
     card.append(el('h3', {}, title));
     if (t.kind === 'chouette') {
-      card.append(el('div', { class: 'side' }, el('span', {}, `Box: ${t.box}${t.partner ? ` & ${t.partner}` : ''}`)));
-      card.append(el('div', { class: 'side' }, el('span', {}, `Captain: ${t.captain || '—'}`)));
-      card.append(el('p', { class: 'meta' }, `Team: ${t.team.join(', ') || '—'}`));
+      card.append(el('div', { class: 'side' }, el('span', {}, 'Box: ', who(t.box), ...(t.partner ? [' & ', who(t.partner)] : []))));
+      card.append(el('div', { class: 'side' }, el('span', {}, 'Captain: ', t.captain ? who(t.captain) : '—')));
+      card.append(el('p', { class: 'meta' }, 'Team: ', ...(t.team.length > 0 ? names(t.team, ', ') : ['—'])));
     } else {
-      t.sides.forEach((names, i) => {
-        card.append(el('div', { class: 'side' }, el('span', { class: 'name' }, names.join(' & ')), t.score ? el('span', { class: 'score', 'data-side': i }, t.score[i]) : null));
+      t.sides.forEach((side, i) => {
+        card.append(el('div', { class: 'side' }, el('span', { class: 'name' }, ...names(side, ' & ')), t.score ? el('span', { class: 'score', 'data-side': i }, t.score[i]) : null));
       });
     }
     const meta = [];
@@ -86,10 +97,11 @@
         for (const r of f.rounds) {
           const col = el('div', { class: 'round', 'data-round': r.no }, el('h4', {}, `Round ${r.no}`));
           for (const p of r.pairings) {
-            const names = p.bye ? [p.sides[0], 'bye'] : p.sides.map((s) => s || '…');
+            const sides = p.bye ? [p.sides[0], null] : p.sides;
             const row = el('div', { class: 'pairing' });
-            names.forEach((n, i) => {
-              const line = el('div', { class: p.winnerSide === i ? 'won' : '' }, n, p.score ? ` ${p.score[i]}` : '');
+            sides.forEach((n, i) => {
+              const label = n ? who(n) : p.bye ? 'bye' : '…';
+              const line = el('div', { class: p.winnerSide === i ? 'won' : '' }, label, p.score ? ` ${p.score[i]}` : '');
               row.append(line);
             });
             col.append(row);
@@ -99,7 +111,9 @@
         box.append(bracket);
       }
       if (f.standings.length > 0) {
-        const tbl = el('table', {}, el('caption', {}, tm.format === 'swiss' ? 'Swiss standings' : 'Places'));
+        // Buchholz ranks a Swiss field (R9.4); a knockout's places need only the wins.
+        const swiss = tm.format === 'swiss';
+        const tbl = el('table', {}, el('caption', {}, swiss ? 'Swiss standings' : 'Places'));
         tbl.append(
           el(
             'thead',
@@ -110,14 +124,21 @@
               el('th', { scope: 'col', class: 'num' }, 'Place'),
               el('th', { scope: 'col' }, 'Player'),
               el('th', { scope: 'col', class: 'num' }, 'Wins'),
-              el('th', { scope: 'col', class: 'num' }, 'Buchholz'),
+              swiss ? el('th', { scope: 'col', class: 'num' }, 'Buchholz') : null,
             ),
           ),
         );
         const body = el('tbody');
         for (const s of f.standings)
           body.append(
-            el('tr', {}, el('td', { class: 'num' }, s.place === null ? '' : s.place), el('td', {}, s.name), el('td', { class: 'num' }, s.wins), el('td', { class: 'num' }, s.buchholz)),
+            el(
+              'tr',
+              {},
+              el('td', { class: 'num' }, s.place === null ? '' : s.place),
+              el('td', {}, who(s.name)),
+              el('td', { class: 'num' }, s.wins),
+              swiss ? el('td', { class: 'num' }, s.buchholz) : null,
+            ),
           );
         tbl.append(body);
         box.append(tbl);
@@ -157,7 +178,7 @@
             'tr',
             {},
             el('td', { class: 'num' }, s.rank),
-            el('td', {}, s.name),
+            el('td', {}, who(s.name)),
             el('td', { class: 'num' }, money(s.netMinor, b.currency)),
             el('td', { class: 'num' }, `${s.gamesWon}/${s.gamesPlayed}`),
           ),
@@ -167,7 +188,7 @@
     }
     byId('results').replaceChildren(
       ...b.results.map((r) =>
-        el('li', {}, `${r.players.join(' v ')}: ${r.winner ? `${r.winner} won` : 'no winner'}${r.points !== null ? ` ${r.points} point${r.points === 1 ? '' : 's'}` : ''}`),
+        el('li', {}, ...names(r.players, ' v '), ': ', ...(r.winner ? [who(r.winner), ' won'] : ['no winner']), r.points !== null ? ` ${r.points} point${r.points === 1 ? '' : 's'}` : ''),
       ),
     );
     byId('board').setAttribute('aria-busy', 'false');
