@@ -29,6 +29,7 @@ import { onCleanup, runCleanup, runMain } from './lib/cleanup.mjs';
 import { embeddedStore, serverStore } from './lib/database.mjs';
 import { chouetteGame, recordAction, recordGame, recordGameLoad, settlement, startBaselines } from './lib/figures.mjs';
 import { tournament } from './lib/tournament.mjs';
+import { boardStreams, recordGameWithBoards } from './lib/boards.mjs';
 import { history } from './lib/history.mjs';
 import { HttpClient, interleave } from './lib/http.mjs';
 import { emit, envNumber, log, now } from './lib/util.mjs';
@@ -160,6 +161,43 @@ async function main() {
     emit('record_game_events_delivered', consumers.delivered(), 'count', 0);
     if (streamed === 0 || consumers.delivered() === 0) {
       log('FAILED: the stream client or the webhook receiver got nothing while games were recorded');
+      process.exitCode = 1;
+    }
+  }
+
+  // The same load with 200 club boards open on its club (25 screens on each of its 8
+  // sessions, each reading its board again on every event it is told of), between two
+  // runs without them; the cost is against their mean (target: at most 10 %).
+  if (wanted('record_game_with_boards')) {
+    const b = await recordGameWithBoards({ ...load, pid: app.pid, baseUrl: app.url });
+    for (const r of [b.before, b.withBoards, b.after]) non2xx += r.non2xx + (r.warmupNon2xx ?? 0);
+    const withoutRps = (b.before.rps + b.after.rps) / 2;
+    emit('record_game_with_boards_rps', b.withBoards.rps, 'req/s');
+    emit('record_game_with_boards_p99_ms', b.withBoards.p99, 'ms');
+    emit('record_game_without_boards_rps', withoutRps, 'req/s');
+    emit('record_game_boards_cost', 100 * (1 - b.withBoards.rps / withoutRps), '%');
+    emit('record_game_boards_open', b.screens, 'count', 0);
+    emit('record_game_boards_frames', b.counts.frames, 'count', 0);
+    emit('record_game_boards_reads', b.counts.reads, 'count', 0);
+    emit('record_game_boards_failed_reads', b.counts.failedReads, 'count', 0);
+    if (b.counts.reads === 0 || b.counts.failedReads > 0 || b.counts.ended > 0) {
+      log(`FAILED: the board screens read ${b.counts.reads} boards, ${b.counts.failedReads} reads failed, ${b.counts.ended} streams ended`);
+      process.exitCode = 1;
+    }
+  }
+
+  // 1,000 board streams open on this instance (4 clubs of 250), the app's peak memory
+  // while they are open and every game wakes 250 of them (target: rss within 200 MB).
+  if (wanted('board_streams')) {
+    const bs = await boardStreams({ client, adminToken, pid: app.pid, baseUrl: app.url, durationMs: measuredS * 1000 });
+    emit('board_streams_open', bs.open, 'count', 0);
+    emit('board_streams_idle_rss_mb', bs.idleRssMiB, 'MB', 0);
+    emit('board_streams_rss_mb', bs.peakRssMiB, 'MB', 0);
+    emit('board_streams_games', bs.games, 'count', 0);
+    emit('board_streams_reads', bs.reads, 'count', 0);
+    emit('board_streams_failed_reads', bs.failedReads, 'count', 0);
+    if (bs.reads === 0 || bs.failedReads > 0 || bs.ended > 0) {
+      log(`FAILED: the board screens read ${bs.reads} boards, ${bs.failedReads} reads failed, ${bs.ended} streams ended`);
       process.exitCode = 1;
     }
   }

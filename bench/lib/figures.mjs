@@ -23,16 +23,17 @@ import { log } from './util.mjs';
  * c+32, c+48 and plays them in turn, so no two requests for one table are ever in
  * flight. Answers the load, set up (players, sessions, tables, one key per connection).
  * @param {{ api: import('./api.mjs').Api, pid: number, connections?: number }} o
- * @returns {Promise<import('./http.mjs').Load>}
+ * @returns {Promise<import('./http.mjs').Load & { sessions: string[] }>}
  */
 export async function recordGameLoad({ api, pid, connections = 16 }) {
-  const tables = await moneyTablesWithAGame(api, 'Record game');
+  const { tables, sessions } = await moneyTablesWithAGame(api, 'Record game');
   const tokens = await api.tabletKeys('Record game tablet', connections);
   const next = inTurn(tables, connections);
   return {
     name: 'record_game',
     pid,
     connections,
+    sessions,
     step: async (c, record) => {
       const t = next(c);
       record(await api.client.post(`/v1/money-games/${t.id}/games`, t.body, { token: tokens[c] }));
@@ -46,7 +47,7 @@ export async function recordGameLoad({ api, pid, connections = 16 }) {
  * (double, take, finish), serialised once.
  * @param {import('./api.mjs').Api} api
  * @param {string} prefix
- * @returns {Promise<Array<{ id: string, body: string }>>}
+ * @returns {Promise<{ tables: Array<{ id: string, body: string }>, sessions: string[] }>}
  */
 async function moneyTablesWithAGame(api, prefix) {
   const players = await api.players(`${prefix} player`, 32);
@@ -59,7 +60,7 @@ async function moneyTablesWithAGame(api, prefix) {
     const id = await api.moneyTable(sessions[Math.floor(t / 8)], a, b);
     tables.push({ id, body: JSON.stringify({ actions: [double(a), take(b), finish(a)] }) });
   }
-  return tables;
+  return { tables, sessions };
 }
 
 /**
@@ -246,7 +247,7 @@ export async function settlement({ api, warmupMs, durationMs, games, baseUrl }) 
 export async function startBaselines({ api, databaseUrl, connections = 16 }) {
   // The app's rows for the same-transaction baseline, made through the API as record_game's are.
   const clubId = await api.clubId();
-  const tables = await moneyTablesWithAGame(api, 'Baseline');
+  const { tables } = await moneyTablesWithAGame(api, 'Baseline');
   const keys = await api.tabletKeysWithIds('Baseline tablet', connections);
 
   const proc = spawn(process.execPath, [join(ROOT, 'bench', 'baseline-server.mjs')], {

@@ -25,6 +25,9 @@ export interface BoardResultRow {
   endedAt: Date;
 }
 
+/** The tables whose games the latest results are taken from: the latest this many of the session (or club). */
+const RESULT_TABLES = 200;
+
 const LINK_COLUMNS = `k.club_id, k.id, k.name, b.session_id, b.tournament_id, k.hint, k.created_at, k.revoked_at`;
 const FROM_LINKS = `FROM api_keys k JOIN board_links b ON b.club_id = k.club_id AND b.id = k.id`;
 
@@ -112,17 +115,26 @@ export class BoardsRepository {
     });
   }
 
-  /** The latest finished games at the session's (or, without one, the club's) matches, money games and chouettes, newest first. */
+  /**
+   * The latest finished games at the session's (or, without one, the club's) matches, money
+   * games and chouettes, newest first: the last `limit` of each of its latest
+   * RESULT_TABLES tables (by the table's id, which grows with time), so the read costs
+   * the same however long the club's history.
+   */
   latestResults(tx: Reads, clubId: string, sessionId: string | null, limit: number): Promise<BoardResultRow[]> {
     const params: unknown[] = [clubId];
-    const session = sessionId === null ? '' : ` AND t.session_id = $${params.push(sessionId)}::uuid`;
+    const session = sessionId === null ? '' : ` AND session_id = $${params.push(sessionId)}::uuid`;
+    const n = `$${params.push(limit)}`;
     return tx.rows(
       `SELECT t.kind, coalesce(t.setup->'sides', jsonb_build_array(jsonb_build_array(t.setup->'players'->0), jsonb_build_array(t.setup->'players'->1))) AS sides,
-              CASE WHEN t.kind = 'chouette' THEN g.setup->'setup' END AS setup, g.winner_side, g.points, g.ended_at
-         FROM games g JOIN game_tables t ON t.club_id = g.club_id AND t.id = g.table_id
-        WHERE g.club_id = $1 AND g.status = 'finished' AND t.kind IN ('match', 'money', 'chouette')${session}
+              g.chouette_setup AS setup, g.winner_side, g.points, g.ended_at
+         FROM (SELECT club_id, id, kind, setup FROM game_tables WHERE club_id = $1${session} ORDER BY id DESC LIMIT ${RESULT_TABLES}) t
+        CROSS JOIN LATERAL (
+              SELECT g.winner_side, g.points, g.ended_at, CASE WHEN t.kind = 'chouette' THEN g.setup->'setup' END AS chouette_setup FROM games g
+               WHERE g.club_id = t.club_id AND g.table_id = t.id AND g.status = 'finished'
+               ORDER BY g.game_no DESC LIMIT ${n}) g
         ORDER BY g.ended_at DESC
-        LIMIT $${params.push(limit)}`,
+        LIMIT ${n}`,
       params,
       decodeResult,
     );

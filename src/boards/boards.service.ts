@@ -49,11 +49,26 @@ export function boardFrame(e: ClubEvent): string {
 /** How long a board's answer is served again to boards that have seen no later event, and how many are kept. */
 const SHARED_MS = 1000;
 const SHARED_MAX = 1000;
+/**
+ * A scope's reads begin at least this far apart: under a flood of games its screens see the
+ * board a little later, and the database reads it once for them all; a quiet board's read
+ * begins at once.
+ */
+const READ_GAP_MS = 2000;
+/** Board links kept in memory (what a link shows never changes; a revoked one is refused by the guard before it gets here). */
+const LINKS_MAX = 5000;
 
+type BoardAnswer = Omit<BoardDto, 'board'>;
+
+/** A read of a board's scope, shared by every screen it serves. */
 interface Shared {
   at: number;
-  asOf: string;
-  answer: Promise<Omit<BoardDto, 'board'>>;
+  /** The place in the log it reflects; null until its read has begun (a screen's `since` is then surely behind it). */
+  asOf: string | null;
+  answer: Promise<BoardAnswer>;
+  settled: boolean;
+  /** The read that follows this one, for screens that have seen events after this one's place. */
+  next: Shared | null;
 }
 
 /**
@@ -68,6 +83,7 @@ interface Shared {
 @Injectable()
 export class BoardsService {
   private readonly shared = new Map<string, Shared>();
+  private readonly links = new Map<string, BoardLinkRow>();
 
   constructor(
     private readonly db: Db,
@@ -121,6 +137,7 @@ export class BoardsService {
       return null;
     });
     this.keyCache.forget(auth.clubId, id);
+    this.links.delete(`${auth.clubId}/${id}`);
     return done instanceof Replayed ? done : undefined;
   }
 
@@ -135,28 +152,72 @@ export class BoardsService {
   /** The board of the calling link; `since`: the last event the board has seen (an answer reflecting it is served). */
   async board(auth: KeyAuth, since: string | undefined): Promise<BoardDto> {
     if (since !== undefined) positionOf(since, 'since');
+    const link = await this.link(auth);
+    const scope = `${auth.clubId}|${link.sessionId ?? ''}|${link.tournamentId ?? ''}`;
+    const answer = await this.answerFor(scope, since, (asOf) => this.read(auth, link, asOf));
+    return { ...answer, board: boardLinkView(link) };
+  }
+
+  /** The calling link (kept in memory: a link's session, tournament and name never change). */
+  private async link(auth: KeyAuth): Promise<BoardLinkRow> {
+    const key = `${auth.clubId}/${auth.keyId}`;
+    const kept = this.links.get(key);
+    if (kept) return kept;
     const link = await this.repo.find(this.db.once, auth.clubId, auth.keyId);
     if (!link) throw notFound('Board link');
-    const scope = `${auth.clubId}|${link.sessionId ?? ''}|${link.tournamentId ?? ''}`;
-    const now = Date.now();
-    let entry = this.shared.get(scope);
-    const fresh = entry && (since !== undefined ? entry.asOf > since : now - entry.at < SHARED_MS);
-    if (!entry || !fresh) {
-      if (this.shared.size >= SHARED_MAX) this.shared.delete(this.shared.keys().next().value as string);
-      const asOf = encodeEventId(await this.events.horizon(this.db.once));
-      const answer = this.read(auth, link, asOf);
-      entry = { at: now, asOf, answer };
+    if (this.links.size >= LINKS_MAX) this.links.delete(this.links.keys().next().value as string);
+    this.links.set(key, link);
+    return link;
+  }
+
+  /**
+   * The scope's answer for a screen that has seen the log up to `since`: the read under
+   * way or the last one when it reflects that (or, without `since`, is under a second
+   * old); else the next read. One read of a scope at a time, READ_GAP_MS apart: screens
+   * that have seen more than the last read wait for the one after it, which serves them all.
+   */
+  private answerFor(scope: string, since: string | undefined, read: (asOf: string) => Promise<BoardAnswer>): Promise<BoardAnswer> {
+    const entry = this.shared.get(scope);
+    if (entry && (entry.asOf === null || (since !== undefined ? entry.asOf > since : Date.now() - entry.at < SHARED_MS))) return entry.answer;
+    if (entry) return (entry.next ??= this.startRead(scope, read, entry)).answer;
+    return this.startRead(scope, read, null).answer;
+  }
+
+  /** A shared read of the scope, begun now or, after `prev`, once it has settled and READ_GAP_MS after it began. */
+  private startRead(scope: string, read: (asOf: string) => Promise<BoardAnswer>, prev: Shared | null): Shared {
+    const entry: Shared = { at: Date.now(), asOf: null, answer: Promise.resolve(null as unknown as BoardAnswer), settled: false, next: null };
+    const keep = () => {
+      if (this.shared.size >= SHARED_MAX && !this.shared.has(scope)) this.shared.delete(this.shared.keys().next().value as string);
       this.shared.set(scope, entry);
-      answer.catch(() => this.shared.get(scope) === entry && this.shared.delete(scope));
-    }
-    return { ...(await entry.answer), board: boardLinkView(link) };
+    };
+    entry.answer = (async () => {
+      if (prev) {
+        await prev.answer.catch(() => undefined);
+        const wait = prev.at + READ_GAP_MS - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        keep();
+      }
+      entry.at = Date.now();
+      entry.asOf = encodeEventId(await this.events.horizon(this.db.once));
+      return read(entry.asOf);
+    })();
+    entry.answer.then(
+      () => {
+        entry.settled = true;
+      },
+      () => {
+        entry.settled = true;
+        if (this.shared.get(scope) === entry) this.shared.delete(scope);
+      },
+    );
+    if (!prev) keep();
+    return entry;
   }
 
   /** The board's stream (the token may be in the query: EventSource sends no header). */
   async stream(auth: KeyAuth, q: BoardStreamQuery, lastEventId: string | undefined, reply: FastifyReply): Promise<void> {
     const resumeFrom = lastEventId !== undefined ? positionOf(lastEventId, 'Last-Event-ID') : q.lastEventId !== undefined ? positionOf(q.lastEventId, 'lastEventId') : null;
-    const link = await this.repo.find(this.db.once, auth.clubId, auth.keyId);
-    if (!link) throw notFound('Board link');
+    const link = await this.link(auth);
     // A session's board follows its session; one with a tournament follows the club (the tournament may have no session).
     const sessionId = link.tournamentId === null ? link.sessionId : null;
     await this.streams.openBoardStream(auth, { types: BOARD_EVENT_TYPES, sessionId }, resumeFrom, reply, boardFrame);

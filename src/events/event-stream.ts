@@ -55,6 +55,12 @@ export class EventStream {
     private readonly host: StreamHost,
     /** How an event is written (a board's stream writes less of it than a key's). */
     private readonly frame: (e: ClubEvent) => string = eventFrame,
+    /**
+     * A board's stream: it only says that something changed (its client reads the whole
+     * board again from the id it is given), so of each page read it writes the last event
+     * alone, and the hub wakes it at a pace (EventsHub) rather than at every notice.
+     */
+    readonly paced = false,
   ) {}
 
   get isClosed(): boolean {
@@ -100,7 +106,7 @@ export class EventStream {
           if (!this.ended) this.host.failed(this, e);
           return;
         }
-        for (const e of page) {
+        for (const e of this.paced ? page.slice(-1) : page) {
           if (this.ended || !this.write(this.frame(e.event))) return;
           this.position = e.position;
         }

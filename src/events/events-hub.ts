@@ -20,6 +20,12 @@ const POLL_MS = 1000;
 const KEY_CHECK_MS = 5000;
 /** A failed read is logged at most this often. */
 const FAILURE_LOG_MS = 10_000;
+/**
+ * A club's board streams read the log at most this often, all together: a screen reads its
+ * whole board again on a frame, so a burst of games makes one frame (and, the screens of a
+ * session asking from the same event, one shared read of the board), not one per game.
+ */
+export const BOARD_PACE_MS = 1000;
 /** Board streams a club may have open on one instance (a club's screens: counted apart from its keys' streams). */
 export const BOARD_STREAMS_PER_CLUB = 500;
 
@@ -55,6 +61,8 @@ export class EventsHub implements OnModuleDestroy {
   private readonly heldByClub = new Map<string, number>();
   /** Reads under way, by what they read: streams at the same place with the same filter share one (a club's boards). */
   private readonly inFlight = new Map<string, Promise<LoggedEvent[]>>();
+  /** Per club: when its board streams were last woken, and the wake waiting for its turn (BOARD_PACE_MS). */
+  private readonly boardPace = new Map<string, { last: number; timer: NodeJS.Timeout | null }>();
   private poller: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private stopping = false;
@@ -127,7 +135,16 @@ export class EventsHub implements OnModuleDestroy {
    * ticket held. `announceStart`: send the starting place as an `id:` line (a stream
    * that starts at "now", not at an id the client gave).
    */
-  attach(ticket: StreamTicket, keyId: string, res: ServerResponse, from: LogPosition, filter: EventFilter, announceStart: boolean, frame?: (e: ClubEvent) => string): void {
+  attach(
+    ticket: StreamTicket,
+    keyId: string,
+    res: ServerResponse,
+    from: LogPosition,
+    filter: EventFilter,
+    announceStart: boolean,
+    frame?: (e: ClubEvent) => string,
+    kind: StreamKind = 'key',
+  ): void {
     const stream = new EventStream(
       ticket.clubId,
       keyId,
@@ -144,6 +161,7 @@ export class EventsHub implements OnModuleDestroy {
         },
       },
       frame,
+      kind === 'board',
     );
     let club = this.streams.get(ticket.clubId);
     if (!club) this.streams.set(ticket.clubId, (club = new Set()));
@@ -173,19 +191,47 @@ export class EventsHub implements OnModuleDestroy {
   private forget(s: EventStream): void {
     const club = this.streams.get(s.clubId);
     club?.delete(s);
-    if (club?.size === 0) this.streams.delete(s.clubId);
+    if (club?.size === 0) {
+      this.streams.delete(s.clubId);
+      const pace = this.boardPace.get(s.clubId);
+      if (pace?.timer) clearTimeout(pace.timer);
+      this.boardPace.delete(s.clubId);
+    }
     if (this.streams.size === 0 && this.poller !== null) {
       clearInterval(this.poller);
       this.poller = null;
     }
   }
 
+  /** Wakes the club's key streams now, and its board streams now or at their next turn. */
   private wakeClub(clubId: string): void {
-    for (const s of this.streams.get(clubId) ?? []) s.wake();
+    let boards = false;
+    for (const s of this.streams.get(clubId) ?? []) {
+      if (s.paced) boards = true;
+      else s.wake();
+    }
+    if (boards) this.wakeBoards(clubId);
+  }
+
+  private wakeBoards(clubId: string): void {
+    let pace = this.boardPace.get(clubId);
+    if (!pace) this.boardPace.set(clubId, (pace = { last: 0, timer: null }));
+    if (pace.timer !== null) return;
+    const now = Date.now();
+    const wait = pace.last + BOARD_PACE_MS - now;
+    const run = (p: { last: number; timer: NodeJS.Timeout | null }) => {
+      p.timer = null;
+      p.last = Date.now();
+      for (const s of this.streams.get(clubId) ?? []) if (s.paced) s.wake();
+    };
+    if (wait <= 0) return run(pace);
+    const p = pace;
+    p.timer = setTimeout(() => run(p), wait);
+    p.timer.unref();
   }
 
   private wakeAll(): void {
-    for (const club of this.streams.values()) for (const s of club) s.wake();
+    for (const clubId of [...this.streams.keys()]) this.wakeClub(clubId);
   }
 
   private tick(): void {
@@ -254,6 +300,8 @@ export class EventsHub implements OnModuleDestroy {
     for (const club of [...this.streams.values()]) for (const s of [...club]) s.close();
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
+    for (const pace of this.boardPace.values()) if (pace.timer) clearTimeout(pace.timer);
+    this.boardPace.clear();
     this.unsubscribe?.();
     this.unsubscribe = null;
   }

@@ -79,7 +79,7 @@ export class EventsService {
     // (the heartbeat keeps proxies awake; a client that stops reading is dropped by the hub).
     res.setTimeout(0);
     res.writeHead(200, this.headersOf(reply));
-    this.hub.attach(ticket, auth.keyId, res, from, filter, resumeFrom === null, frame);
+    this.hub.attach(ticket, auth.keyId, res, from, filter, resumeFrom === null, frame, kind);
   }
 
   /** The headers the request's hooks set on the reply (request id, CORS, rate limit) and a stream's own. */
