@@ -4,10 +4,10 @@
 
 import http from 'node:http';
 import { Api, expectOk } from './api.mjs';
-import { sampleRss } from './app.mjs';
+import { rssMiB, sampleRss } from './app.mjs';
 import { onCleanup } from './cleanup.mjs';
-import { recordGame, recordGameLoad } from './figures.mjs';
-import { runLoad } from './http.mjs';
+import { recordGameLoad } from './figures.mjs';
+import { interleave } from './http.mjs';
 import { log, sleep } from './util.mjs';
 
 /**
@@ -119,27 +119,27 @@ async function openScreens(baseUrl, tokens) {
 }
 
 /**
- * `record_game_with_boards`: the record_game load with 200 board screens open on its club
- * (25 on each of its 8 sessions, so every game wakes 25 of them), between two runs of the
- * same load without them; the cost is against the mean of those two.
- * @param {{ api: Api, pid: number, warmupMs: number, durationMs: number, baseUrl: string }} o
+ * `record_game_with_boards`: the record_game load on 8 sessions with 200 board screens
+ * open on them (25 each, so every game wakes 25), and the same load on 8 other sessions
+ * of the club with none, taking turns (`rounds` slices each, as record_game and its
+ * baseline do) so the machine's drift weighs on both alike. The screens stay open
+ * throughout: in the other load's slices they are idle.
+ * @param {{ api: Api, pid: number, warmupMs: number, durationMs: number, rounds: number, baseUrl: string }} o
  */
-export async function recordGameWithBoards({ api, pid, warmupMs, durationMs, baseUrl }) {
-  const before = await recordGame({ api, pid, warmupMs, durationMs });
-  const load = await recordGameLoad({ api, pid });
-  const sessions = load.sessions;
-  const tokens = await boardLinks(api, sessions, 25);
+export async function recordGameWithBoards({ api, pid, warmupMs, durationMs, rounds, baseUrl }) {
+  const withLoad = { ...(await recordGameLoad({ api, pid })), name: 'record_game_with_boards' };
+  const withoutLoad = { ...(await recordGameLoad({ api, pid })), name: 'record_game_without_boards' };
+  const tokens = await boardLinks(api, withLoad.sessions, 25);
   const screens = await openScreens(baseUrl, tokens);
   const closeScreens = onCleanup('close the board screens', () => screens.close());
-  log(`record_game_with_boards: ${tokens.length} board screens open on ${sessions.length} sessions`);
-  let withBoards;
+  log(`record_game_with_boards: ${tokens.length} board screens open on ${withLoad.sessions.length} sessions`);
+  let withBoards, without;
   try {
-    withBoards = await runLoad({ ...load, name: 'record_game_with_boards', warmupMs, durationMs });
+    [withBoards, without] = await interleave([withLoad, withoutLoad], { warmupMs, durationMs, rounds });
   } finally {
     await closeScreens();
   }
-  const after = await recordGame({ api, pid, warmupMs, durationMs });
-  return { before, withBoards, after, screens: tokens.length, counts: screens.counts };
+  return { withBoards, without, screens: tokens.length, counts: screens.counts };
 }
 
 /**
@@ -158,6 +158,7 @@ export async function boardStreams({ client, adminToken, pid, baseUrl, durationM
   let peak = NaN;
   let idle = NaN;
   let games = 0;
+  let before = NaN;
   try {
     const setups = [];
     for (let c = 0; c < clubs; c++) {
@@ -167,6 +168,7 @@ export async function boardStreams({ client, adminToken, pid, baseUrl, durationM
       const table = await api.moneyTable(session, a, b);
       setups.push({ api, a, table, tokens: await boardLinks(api, [session], perClub) });
     }
+    before = rssMiB(pid);
     for (const s of setups) {
       const screens = await openScreens(baseUrl, s.tokens);
       opened.push(screens);
@@ -191,5 +193,15 @@ export async function boardStreams({ client, adminToken, pid, baseUrl, durationM
     for (const close of cleanups) await close();
   }
   const total = (k) => opened.reduce((n, s) => n + s.counts[k], 0);
-  return { open: clubs * perClub, idleRssMiB: idle, peakRssMiB: peak, games, frames: total('frames'), reads: total('reads'), failedReads: total('failedReads'), ended: total('ended') };
+  return {
+    open: clubs * perClub,
+    beforeRssMiB: before,
+    idleRssMiB: idle,
+    peakRssMiB: peak,
+    games,
+    frames: total('frames'),
+    reads: total('reads'),
+    failedReads: total('failedReads'),
+    ended: total('ended'),
+  };
 }

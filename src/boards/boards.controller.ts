@@ -101,8 +101,10 @@ export class BoardController {
   })
   @ApiOkResponse({ type: BoardDto })
   @ApiProblem(400, 'A query field of the wrong form or unknown (VALIDATION_FAILED), or `since` not an event id (INVALID_EVENT_ID).')
-  view(@ClubKey() auth: KeyAuth, @Query() q: BoardQuery) {
-    return this.boards.board(auth, q.since);
+  async view(@ClubKey() auth: KeyAuth, @Query() q: BoardQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const json = await this.boards.board(auth, q.since);
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return json;
   }
 
   @Get('stream')

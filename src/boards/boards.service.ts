@@ -50,11 +50,13 @@ export function boardFrame(e: ClubEvent): string {
 const SHARED_MS = 1000;
 const SHARED_MAX = 1000;
 /**
- * A scope's reads begin at least this far apart: under a flood of games its screens see the
- * board a little later, and the database reads it once for them all; a quiet board's read
- * begins at once.
+ * How often a scope's board is read when its screens keep asking (a flood of games): one
+ * read per READ_GAP_MS, after a burst of READ_BURST (a token bucket). A quiet board's read
+ * begins at once; under a flood its screens see the board a little later, and the database
+ * reads it once for them all.
  */
 const READ_GAP_MS = 2000;
+const READ_BURST = 2;
 /** Board links kept in memory (what a link shows never changes; a revoked one is refused by the guard before it gets here). */
 const LINKS_MAX = 5000;
 
@@ -66,6 +68,8 @@ interface Shared {
   /** The place in the log it reflects; null until its read has begun (a screen's `since` is then surely behind it). */
   asOf: string | null;
   answer: Promise<BoardAnswer>;
+  /** The answer as JSON, written once for every screen it serves. */
+  json: Promise<string> | null;
   settled: boolean;
   /** The read that follows this one, for screens that have seen events after this one's place. */
   next: Shared | null;
@@ -84,6 +88,8 @@ interface Shared {
 export class BoardsService {
   private readonly shared = new Map<string, Shared>();
   private readonly links = new Map<string, BoardLinkRow>();
+  /** Per scope: the reads it may begin now (READ_BURST at most), as of `at`. */
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
     private readonly db: Db,
@@ -149,13 +155,17 @@ export class BoardsService {
     return key !== null && key.role === 'board' && key.revokedAt === null && secretMatches(parsed.secret, key.secretHash);
   }
 
-  /** The board of the calling link; `since`: the last event the board has seen (an answer reflecting it is served). */
-  async board(auth: KeyAuth, since: string | undefined): Promise<BoardDto> {
+  /**
+   * The board of the calling link as JSON; `since`: the last event the board has seen (an
+   * answer reflecting it is served). The scope's part is serialised once for all its screens.
+   */
+  async board(auth: KeyAuth, since: string | undefined): Promise<string> {
     if (since !== undefined) positionOf(since, 'since');
     const link = await this.link(auth);
     const scope = `${auth.clubId}|${link.sessionId ?? ''}|${link.tournamentId ?? ''}`;
-    const answer = await this.answerFor(scope, since, (asOf) => this.read(auth, link, asOf));
-    return { ...answer, board: boardLinkView(link) };
+    const entry = this.answerFor(scope, since, (asOf) => this.read(auth, link, asOf));
+    const json = await (entry.json ??= entry.answer.then((a) => JSON.stringify(a)));
+    return `{"board":${JSON.stringify(boardLinkView(link))},${json.slice(1)}`;
   }
 
   /** The calling link (kept in memory: a link's session, tournament and name never change). */
@@ -176,16 +186,30 @@ export class BoardsService {
    * old); else the next read. One read of a scope at a time, READ_GAP_MS apart: screens
    * that have seen more than the last read wait for the one after it, which serves them all.
    */
-  private answerFor(scope: string, since: string | undefined, read: (asOf: string) => Promise<BoardAnswer>): Promise<BoardAnswer> {
+  private answerFor(scope: string, since: string | undefined, read: (asOf: string) => Promise<BoardAnswer>): Shared {
     const entry = this.shared.get(scope);
-    if (entry && (entry.asOf === null || (since !== undefined ? entry.asOf > since : Date.now() - entry.at < SHARED_MS))) return entry.answer;
-    if (entry) return (entry.next ??= this.startRead(scope, read, entry)).answer;
-    return this.startRead(scope, read, null).answer;
+    if (entry && (entry.asOf === null || (since !== undefined ? entry.asOf > since : Date.now() - entry.at < SHARED_MS))) return entry;
+    if (entry) return (entry.next ??= this.startRead(scope, read, entry));
+    return this.startRead(scope, read, null);
   }
 
-  /** A shared read of the scope, begun now or, after `prev`, once it has settled and READ_GAP_MS after it began. */
+  /**
+   * Takes one of the scope's reads and answers 0, or answers how long until one is there
+   * (taking nothing). The bucket fills by one read per READ_GAP_MS, to READ_BURST.
+   */
+  private takeRead(scope: string): number {
+    const now = Date.now();
+    const b = this.buckets.get(scope) ?? { tokens: READ_BURST, at: now };
+    const tokens = Math.min(READ_BURST, b.tokens + (now - b.at) / READ_GAP_MS);
+    if (tokens < 1) return Math.ceil((1 - tokens) * READ_GAP_MS);
+    if (!this.buckets.has(scope) && this.buckets.size >= SHARED_MAX) this.buckets.delete(this.buckets.keys().next().value as string);
+    this.buckets.set(scope, { tokens: tokens - 1, at: now });
+    return 0;
+  }
+
+  /** A shared read of the scope, begun now or, after `prev`, once it has settled and the scope may read again (takeRead). */
   private startRead(scope: string, read: (asOf: string) => Promise<BoardAnswer>, prev: Shared | null): Shared {
-    const entry: Shared = { at: Date.now(), asOf: null, answer: Promise.resolve(null as unknown as BoardAnswer), settled: false, next: null };
+    const entry: Shared = { at: Date.now(), asOf: null, answer: Promise.resolve(null as unknown as BoardAnswer), json: null, settled: false, next: null };
     const keep = () => {
       if (this.shared.size >= SHARED_MAX && !this.shared.has(scope)) this.shared.delete(this.shared.keys().next().value as string);
       this.shared.set(scope, entry);
@@ -193,9 +217,14 @@ export class BoardsService {
     entry.answer = (async () => {
       if (prev) {
         await prev.answer.catch(() => undefined);
-        const wait = prev.at + READ_GAP_MS - Date.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        const wait = this.takeRead(scope);
+        if (wait > 0) {
+          await new Promise((r) => setTimeout(r, wait));
+          this.takeRead(scope);
+        }
         keep();
+      } else {
+        this.takeRead(scope);
       }
       entry.at = Date.now();
       entry.asOf = encodeEventId(await this.events.horizon(this.db.once));

@@ -27,6 +27,13 @@ export function eventFrame(e: ClubEvent): string {
 export const HEARTBEAT_FRAME = ': keep-alive\n\n';
 
 /**
+ * A board's stream writes at most one frame this often: its screen reads the whole board
+ * on each, and a screen under a flood of games needs no more. The first frame after a
+ * quiet spell goes at once.
+ */
+export const BOARD_FRAME_MS = 2000;
+
+/**
  * One client's live stream (server-sent events) of a club's events. It keeps its own
  * place in the log and reads on from it when woken (a notice for its club, the poll):
  * one read at a time, and a wake that comes while it reads makes it read once more
@@ -45,6 +52,10 @@ export class EventStream {
   private heartbeat: NodeJS.Timeout | null = null;
   /** Ends a wait for the client to take what was written (a wake or close ends it too). */
   private stopWaiting: (() => void) | null = null;
+  /** A paced stream: when it last wrote a frame. */
+  private lastFrameAt = 0;
+  /** A paced stream's last event read and not yet written (its place is already the stream's). */
+  private unsent: LoggedEvent | null = null;
 
   constructor(
     readonly clubId: string,
@@ -58,7 +69,8 @@ export class EventStream {
     /**
      * A board's stream: it only says that something changed (its client reads the whole
      * board again from the id it is given), so of each page read it writes the last event
-     * alone, and the hub wakes it at a pace (EventsHub) rather than at every notice.
+     * alone, at most one frame per BOARD_FRAME_MS, and the hub wakes it at a pace
+     * (EventsHub) rather than at every notice.
      */
     readonly paced = false,
   ) {}
@@ -86,6 +98,9 @@ export class EventStream {
   /** Something may have been written: read on (or once more after the read under way). */
   wake(): void {
     if (this.ended) return;
+    // Too soon after its last frame: the hub wakes it again (each second, with the club's
+    // other boards, so that they read the log together, sharing one read).
+    if (this.paced && Date.now() < this.lastFrameAt + BOARD_FRAME_MS) return;
     if (this.reading) {
       this.again = true;
       this.stopWaiting?.();
@@ -106,9 +121,25 @@ export class EventStream {
           if (!this.ended) this.host.failed(this, e);
           return;
         }
-        for (const e of this.paced ? page.slice(-1) : page) {
-          if (this.ended || !this.write(this.frame(e.event))) return;
-          this.position = e.position;
+        if (this.paced) {
+          // Catching up: read on to the end, then say only where it got to.
+          const last = page.at(-1);
+          if (last) {
+            this.position = last.position;
+            this.unsent = last;
+          }
+          if (this.ended) return;
+          if (page.length === STREAM_PAGE) continue;
+          if (this.unsent) {
+            if (!this.write(this.frame(this.unsent.event))) return;
+            this.unsent = null;
+            this.lastFrameAt = Date.now();
+          }
+        } else {
+          for (const e of page) {
+            if (this.ended || !this.write(this.frame(e.event))) return;
+            this.position = e.position;
+          }
         }
         if (this.ended) return;
         if (page.length === STREAM_PAGE) {
