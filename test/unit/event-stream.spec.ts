@@ -24,7 +24,7 @@ class FakeResponse extends EventEmitter {
 }
 
 const at = (seq: number): LogPosition => ({ tx: '1', seq: String(seq) });
-const logged = (seq: number): LoggedEvent => ({ position: at(seq), event: { id: `e${seq}`, type: 'game.finished', subject: `s${seq}` } as unknown as ClubEvent }) as LoggedEvent;
+const logged = (seq: number): LoggedEvent => ({ position: at(seq), event: { id: `e${seq}`, type: 'game.finished', subject: `s${seq}` } as unknown as ClubEvent });
 const frame = (e: ClubEvent) => `id: ${e.id}\n\n`;
 const ALL: EventFilter = { types: null, sessionId: null };
 const flush = () => new Promise((r) => setImmediate(r));
@@ -34,10 +34,10 @@ function host(events: LoggedEvent[], page: number): StreamHost & { reads: number
   const h = {
     reads: 0,
     bufferBytes: 1 << 20,
-    read: async (_club: string, after: LogPosition) => {
+    read: (_club: string, after: LogPosition) => {
       h.reads++;
       const from = events.findIndex((e) => Number(e.position.seq) > Number(after.seq));
-      return from < 0 ? [] : events.slice(from, from + page);
+      return Promise.resolve(from < 0 ? [] : events.slice(from, from + page));
     },
     closed: () => undefined,
     failed: () => undefined,
