@@ -97,7 +97,7 @@ export class BoardController {
     operationId: 'getBoardView',
     summary: 'What the calling board link shows (a board link token only)',
     description:
-      'The tables in play with their scores, Crawford game, cubes and chouette seats; the tournament bracket or Swiss standings; the session standings; the latest results. Boards on one session share one answer while no event has come since (`since`).',
+      'The tables in play with their scores, Crawford game, cubes and chouette seats; the tournament bracket or Swiss standings; the session standings; the latest results (the latest games of its latest 200 tables). With `since`, the answer reflects at least that event. Boards on one session share one read: a read under way or just made serves every board it reflects; one that has seen more waits for the next, which begins at once on a quiet board and at most every 2 s while changes pour in.',
   })
   @ApiOkResponse({ type: BoardDto })
   @ApiProblem(400, 'A query field of the wrong form or unknown (VALIDATION_FAILED), or `since` not an event id (INVALID_EVENT_ID).')
@@ -113,7 +113,7 @@ export class BoardController {
     operationId: 'streamBoard',
     summary: "The board's changes, live (server-sent events; a board link token only)",
     description:
-      "Server-sent events as GET /v1/events/stream, of the events a board shows (tables, games, tournaments, the session, players' names), each frame carrying only the event's `id`, `type` and `subject`: read the board again with `since` = that id. The token may be the `token` query parameter (EventSource sends no header); it is never logged. Resumes after `Last-Event-ID`. Ends within seconds when the link is revoked.",
+      "Server-sent events as GET /v1/events/stream, of the events a board shows (tables, games, tournaments, the session, players' names), each frame carrying only the event's `id`, `type` and `subject`: read the board again with `since` = that id. A frame stands for everything up to its event: the stream sends the latest event it has, at most one frame every 2 s (at once after a quiet spell). The token may be the `token` query parameter (EventSource sends no header); it is never logged. Resumes after `Last-Event-ID`. Ends within seconds when the link is revoked.",
   })
   @ApiProduces('text/event-stream')
   @ApiQuery({ name: 'token', required: false, description: "The board link's token (instead of the Authorization header)." })
