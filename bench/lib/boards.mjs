@@ -7,7 +7,7 @@ import { Api, expectOk } from './api.mjs';
 import { rssMiB, sampleRss } from './app.mjs';
 import { onCleanup } from './cleanup.mjs';
 import { recordGameLoad } from './figures.mjs';
-import { interleave } from './http.mjs';
+import { interleave, onSseFrames } from './http.mjs';
 import { log, sleep } from './util.mjs';
 
 /**
@@ -81,19 +81,11 @@ async function openScreens(baseUrl, tokens) {
           reject(new Error(`a board stream answered ${res.statusCode}`));
           return;
         }
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk) => {
-          buffer += chunk;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const frame = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const id = /^id: (\S+)$/m.exec(frame)?.[1];
-            if (id && /^event: /m.test(frame)) {
-              counts.frames++;
-              void changed(id);
-            }
+        onSseFrames(res, (frame) => {
+          const id = /^id: (\S+)$/m.exec(frame)?.[1];
+          if (id && /^event: /m.test(frame)) {
+            counts.frames++;
+            void changed(id);
           }
         });
         res.on('end', () => {

@@ -5,6 +5,7 @@
 
 import http from 'node:http';
 import { expectOk } from './api.mjs';
+import { onSseFrames } from './http.mjs';
 import { log } from './util.mjs';
 
 /**
@@ -15,7 +16,6 @@ import { log } from './util.mjs';
 function openStream(baseUrl, token) {
   const u = new URL('/v1/events/stream', baseUrl);
   let events = 0;
-  let buffer = '';
   let closed = false;
   const req = http.get(u, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` } });
   const opened = new Promise((resolve, reject) => {
@@ -25,15 +25,8 @@ function openStream(baseUrl, token) {
         res.resume();
         return;
       }
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (/^id: /m.test(frame)) events++;
-        }
+      onSseFrames(res, (frame) => {
+        if (/^id: /m.test(frame)) events++;
       });
       res.on('end', () => {
         if (!closed) log('the event stream ended before the figure did');

@@ -346,3 +346,23 @@ export async function interleave(loads, { warmupMs, durationMs, rounds, rewarmMs
     return s;
   });
 }
+
+/**
+ * Reads a server-sent event stream's response frame by frame (frames end at a blank line)
+ * and hands each frame's text to `onFrame`.
+ * @param {import('node:http').IncomingMessage} res
+ * @param {(frame: string) => void} onFrame
+ */
+export function onSseFrames(res, onFrame) {
+  res.setEncoding('utf8');
+  let buffer = '';
+  res.on('data', (chunk) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      onFrame(frame);
+    }
+  });
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { notFound } from '../common/api-error';
+import { setBounded } from '../common/bounded-map';
 import { KeyAuth, newApiToken, parseApiToken, secretMatches } from '../common/auth';
 import { CommandContext, Replayed } from '../common/command';
 import { decodeCursor, Page, toPage } from '../common/pagination';
@@ -70,7 +71,6 @@ interface Shared {
   answer: Promise<BoardAnswer>;
   /** The answer as JSON, written once for every screen it serves. */
   json: Promise<string> | null;
-  settled: boolean;
   /** The read that follows this one, for screens that have seen events after this one's place. */
   next: Shared | null;
 }
@@ -175,8 +175,7 @@ export class BoardsService {
     if (kept) return kept;
     const link = await this.repo.find(this.db.once, auth.clubId, auth.keyId);
     if (!link) throw notFound('Board link');
-    if (this.links.size >= LINKS_MAX) this.links.delete(this.links.keys().next().value as string);
-    this.links.set(key, link);
+    setBounded(this.links, key, link, LINKS_MAX);
     return link;
   }
 
@@ -202,18 +201,14 @@ export class BoardsService {
     const b = this.buckets.get(scope) ?? { tokens: READ_BURST, at: now };
     const tokens = Math.min(READ_BURST, b.tokens + (now - b.at) / READ_GAP_MS);
     if (tokens < 1) return Math.ceil((1 - tokens) * READ_GAP_MS);
-    if (!this.buckets.has(scope) && this.buckets.size >= SHARED_MAX) this.buckets.delete(this.buckets.keys().next().value as string);
-    this.buckets.set(scope, { tokens: tokens - 1, at: now });
+    setBounded(this.buckets, scope, { tokens: tokens - 1, at: now }, SHARED_MAX);
     return 0;
   }
 
   /** A shared read of the scope, begun now or, after `prev`, once it has settled and the scope may read again (takeRead). */
   private startRead(scope: string, read: (asOf: string) => Promise<BoardAnswer>, prev: Shared | null): Shared {
-    const entry: Shared = { at: Date.now(), asOf: null, answer: Promise.resolve(null as unknown as BoardAnswer), json: null, settled: false, next: null };
-    const keep = () => {
-      if (this.shared.size >= SHARED_MAX && !this.shared.has(scope)) this.shared.delete(this.shared.keys().next().value as string);
-      this.shared.set(scope, entry);
-    };
+    const entry: Shared = { at: Date.now(), asOf: null, answer: Promise.resolve(null as unknown as BoardAnswer), json: null, next: null };
+    const keep = () => setBounded(this.shared, scope, entry, SHARED_MAX);
     entry.answer = (async () => {
       if (prev) {
         await prev.answer.catch(() => undefined);
@@ -230,15 +225,7 @@ export class BoardsService {
       entry.asOf = encodeEventId(await this.events.horizon(this.db.once));
       return read(entry.asOf);
     })();
-    entry.answer.then(
-      () => {
-        entry.settled = true;
-      },
-      () => {
-        entry.settled = true;
-        if (this.shared.get(scope) === entry) this.shared.delete(scope);
-      },
-    );
+    entry.answer.catch(() => this.shared.get(scope) === entry && this.shared.delete(scope));
     if (!prev) keep();
     return entry;
   }

@@ -214,20 +214,18 @@ export class EventsHub implements OnModuleDestroy {
   }
 
   private wakeBoards(clubId: string): void {
-    let pace = this.boardPace.get(clubId);
-    if (!pace) this.boardPace.set(clubId, (pace = { last: 0, timer: null }));
+    const pace = this.boardPace.get(clubId) ?? { last: 0, timer: null };
+    this.boardPace.set(clubId, pace);
     if (pace.timer !== null) return;
-    const now = Date.now();
-    const wait = pace.last + BOARD_PACE_MS - now;
-    const run = (p: { last: number; timer: NodeJS.Timeout | null }) => {
-      p.timer = null;
-      p.last = Date.now();
+    const run = () => {
+      pace.timer = null;
+      pace.last = Date.now();
       for (const s of this.streams.get(clubId) ?? []) if (s.paced) s.wake();
     };
-    if (wait <= 0) return run(pace);
-    const p = pace;
-    p.timer = setTimeout(() => run(p), wait);
-    p.timer.unref();
+    const wait = pace.last + BOARD_PACE_MS - Date.now();
+    if (wait <= 0) return run();
+    pace.timer = setTimeout(run, wait);
+    pace.timer.unref();
   }
 
   private wakeAll(): void {

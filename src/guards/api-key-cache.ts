@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { KeyRole, KEY_ROLES } from '../common/auth';
+import { setBounded } from '../common/bounded-map';
 import type { AppConfig } from '../config';
 import { CONFIG } from '../config.provider';
 import { cols, Row } from '../db/decode';
@@ -87,8 +88,7 @@ export class ApiKeyCache implements OnModuleDestroy {
     const record = await this.db.once.maybeOne('SELECT role, secret_hash, revoked_at FROM api_keys WHERE club_id = $1 AND id = $2', [clubId, keyId], decodeRecord);
     if (record === null) return null;
     if (this.ttlMs > 0 && wasListening && this.listening && generation === this.generation) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(id, { ...record, expiresAt: Date.now() + this.ttlMs });
+      setBounded(this.entries, id, { ...record, expiresAt: Date.now() + this.ttlMs }, MAX_ENTRIES);
     }
     return record;
   }
