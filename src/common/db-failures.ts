@@ -10,7 +10,9 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   // 'error' event, TypeORM releases the runner, and the next query finds it released.
   if (err?.name === 'QueryRunnerAlreadyReleasedError' || err?.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
   const code = typeof err?.code === 'string' ? err.code : '';
-  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
+  // 25006 (read_only_sql_transaction): the connection reached a standby, a primary demoted
+  // in a failover or a switchover: no primary behind this connection, nothing was written.
+  if (code.startsWith('08') || ['25006', '57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) {
     return true;
   }
   const msg = typeof err?.message === 'string' ? err.message : '';
@@ -27,12 +29,13 @@ export function neverSent(e: unknown): boolean {
 
 /**
  * The connection was lost (or stopped answering) after the COMMIT of a command had been
- * sent: PostgreSQL may have committed it or not, and the app cannot tell. Answered 503
+ * sent, or the COMMIT stopped waiting for the synchronous standby: PostgreSQL may have
+ * committed it or not (or only on the primary), and the app cannot tell. Answered 503
  * COMMIT_OUTCOME_UNKNOWN, never DATABASE_UNAVAILABLE (which promises nothing was written).
  */
 export class CommitOutcomeUnknown extends Error {
-  constructor(cause: unknown) {
-    super('The connection to the database was lost after COMMIT was sent.', { cause });
+  constructor(cause: unknown, message = 'The connection to the database was lost after COMMIT was sent.') {
+    super(message, { cause });
     this.name = 'CommitOutcomeUnknown';
   }
 }
@@ -60,4 +63,15 @@ export class StatementFailed extends Error {
 export function asStatementFailed(e: unknown, text: string, values: readonly unknown[]): unknown {
   if (e instanceof StatementFailed || !(e instanceof Error)) return e;
   return new StatementFailed(text, values, e);
+}
+
+/**
+ * What PostgreSQL says when a COMMIT stopped waiting for the synchronous standby (a
+ * statement timeout or a cancel while the standby was gone): the transaction committed on
+ * the primary but may not be on any standby, so a failover could still lose it. The text
+ * is PostgreSQL's (English: lc_messages left at its default); the SQLSTATE is the generic
+ * 01000, so the words are what tells it apart.
+ */
+export function isUnreplicatedCommitNotice(notice: { message?: unknown; detail?: unknown }): boolean {
+  return /wait for synchronous replication|committed locally, but might not have been replicated/i.test(`${String(notice.message ?? '')} ${String(notice.detail ?? '')}`);
 }

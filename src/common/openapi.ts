@@ -45,7 +45,7 @@ class ProblemResponse {
   @ApiPropertyOptional({
     type: [String],
     description:
-      'With NOT_READY (GET /ready): what the instance still waits for: `database` (it does not answer), or `migration:<name>` for each migration of this build not applied to the database yet.',
+      'With NOT_READY (GET /ready): what the instance still waits for: `database` (it does not answer), `primary` (it answers as a standby: no primary reachable, as during a failover), or `migration:<name>` for each migration of this build not applied to the database yet.',
     example: ['migration:TableListIndexes1796518800000'],
   })
   missing?: string[];

@@ -21,7 +21,7 @@ export interface Problem {
   errors?: FieldError[];
   /** How many field errors there were; `errors` lists at most 20 of them. */
   errorCount?: number;
-  /** NOT_READY: what the instance still waits for (`database`, or `migration:<name>` per migration not applied). */
+  /** NOT_READY: what the instance still waits for (`database`, `primary`, or `migration:<name>` per migration not applied). */
   missing?: string[];
   instance?: string;
   requestId?: string;
@@ -106,7 +106,7 @@ export function render(e: unknown, requestId?: string): Rendered {
     p = problem(
       503,
       ErrorCode.COMMIT_OUTCOME_UNKNOWN,
-      'The connection to the database was lost after the request was sent to be committed: it may or may not have been recorded. ' +
+      'The request was sent to be committed, then the database could not confirm it was kept (the connection was lost, or the synchronous standby did not confirm it): it may or may not have been recorded. ' +
         'Retry with the same Idempotency-Key: if it was recorded you get its answer again, otherwise it runs once. ' +
         'Without an Idempotency-Key, read the resource before sending the request again.',
     );

@@ -1,6 +1,6 @@
 import type { PoolClient, QueryConfig, QueryResult } from 'pg';
 import { ApiError } from '../common/api-error';
-import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, neverSent } from '../common/db-failures';
+import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, isUnreplicatedCommitNotice, neverSent } from '../common/db-failures';
 import { ErrorCode } from '../common/error-codes';
 import { nameOf } from '../common/sql-names';
 import { PoolMode, serverTimeouts } from './pool';
@@ -99,10 +99,22 @@ export class Connection {
     const begin = this.beginPending;
     this.beginPending = false;
     let commitSent = false;
-    const withCommit = (sql: string) => {
+    const withCommit = async (sql: string) => {
       commitSent = true;
       this.sent = true;
-      return this.send(sql);
+      // A COMMIT that stopped waiting for the synchronous standby answers success with a
+      // WARNING: committed here, maybe on no standby. It is not acknowledged as written.
+      let unreplicated: unknown = null;
+      const onNotice = (notice: { message?: unknown; detail?: unknown }) => {
+        if (isUnreplicatedCommitNotice(notice)) unreplicated = notice;
+      };
+      this.client.on('notice', onNotice);
+      try {
+        await this.send(sql);
+      } finally {
+        this.client.off('notice', onNotice);
+      }
+      if (unreplicated !== null) throw new CommitOutcomeUnknown(unreplicated, 'The COMMIT stopped waiting for the synchronous standby: committed on the primary, maybe on no standby.');
     };
     try {
       if (batch) {
@@ -120,6 +132,7 @@ export class Connection {
       }
       this.done = true;
     } catch (e) {
+      if (e instanceof CommitOutcomeUnknown) throw e;
       if (commitSent && isDatabaseUnavailable(e) && !neverSent(e)) throw new CommitOutcomeUnknown(e);
       if ((e as { code?: unknown })?.code === GUARD_MISSED) throw conflict();
       throw asStatementFailed(e, batch?.text ?? 'COMMIT', batch?.values ?? []);

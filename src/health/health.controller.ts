@@ -62,18 +62,21 @@ export class HealthController {
     operationId: 'getReadiness',
     summary: 'Readiness: the database answers and every migration is applied (no token needed)',
     description:
-      'Readiness, for a load balancer or an orchestrator: 200 once the database answers and every migration of this build is applied to it; ' +
-      'otherwise 503 NOT_READY, whose `missing` lists what is missing (`database`, or `migration:<name>` per migration not applied). ' +
+      'Readiness, for a load balancer or an orchestrator: 200 once the database answers as a primary and every migration of this build is applied to it; ' +
+      'otherwise 503 NOT_READY, whose `missing` lists what is missing (`database` when it does not answer, `primary` when it answers as a standby, as during a failover, or `migration:<name>` per migration not applied). ' +
       'Cheap and bounded: one statement, an answer within about a second, and concurrent probes share one check.',
   })
   @ApiOkResponse({ type: ReadyDto, description: 'Ready to serve.' })
-  @ApiProblem(503, 'Not ready: the database does not answer within a second, or a migration is not applied yet; `missing` says which (NOT_READY).')
+  @ApiProblem(503, 'Not ready: the database does not answer within a second, answers as a standby (no primary), or a migration is not applied yet; `missing` says which (NOT_READY).')
   async ready(): Promise<ReadyDto> {
     const { missing } = await this.readiness.check();
     if (missing.length > 0) {
+      const migrations = missing.filter((m) => m.startsWith('migration:'));
       const what = missing.includes('database')
         ? 'the database does not answer'
-        : `${missing.length} migration(s) not applied: ${missing.map((m) => m.replace(/^migration:/, '')).join(', ')}`;
+        : missing.includes('primary')
+          ? 'the database answers as a standby (no primary reachable: a failover may be under way)'
+          : `${migrations.length} migration(s) not applied: ${migrations.map((m) => m.replace(/^migration:/, '')).join(', ')}`;
       throw new ApiError(ErrorCode.NOT_READY, `Not ready to serve: ${what}.`, { missing, headers: { 'retry-after': '5' } });
     }
     return { status: 'ready', migrations: this.readiness.expectedCount };

@@ -4,9 +4,16 @@ import { Db } from '../db/db.service';
 
 /** What GET /ready found: nothing missing, or what the instance still waits for. */
 export interface Readiness {
-  /** `database` when it did not answer in time; `migration:<name>` per migration of this build not applied. */
+  /** `database` when it did not answer in time; `primary` when it answered as a standby; `migration:<name>` per migration of this build not applied. */
   missing: string[];
 }
+
+/**
+ * Whether the server is a standby (in recovery: it takes no write), and the migrations
+ * applied. A standby answers where the primary should (a failover in progress, a proxy
+ * not yet moved): the instance is not ready, since every command would be refused.
+ */
+const READY_SQL = "SELECT pg_is_in_recovery() AS standby, ARRAY(SELECT name::text FROM migrations) AS names";
 
 /** How long one readiness check may take, end to end (PostgreSQL cancels the statement a little earlier). */
 export const READY_TIMEOUT_MS = 1000;
@@ -18,7 +25,7 @@ function recordedName(migration: (typeof MIGRATIONS)[number]): string {
 }
 
 /**
- * Whether this instance may take traffic: the database answers, and every migration this
+ * Whether this instance may take traffic: the database answers as a primary, and every migration this
  * build carries (migrations/index.ts) is recorded as applied in its `migrations` table.
  *
  * Bounded: one cheap statement, cancelled by PostgreSQL after READY_TIMEOUT_MS − 250 ms,
@@ -53,14 +60,17 @@ export class ReadinessCheck {
 
   private async look(): Promise<Readiness> {
     let applied: Set<string>;
+    let standby = false;
     try {
-      const rows = await this.db.probe('SELECT name FROM migrations', READY_TIMEOUT_MS - 250);
-      applied = new Set(rows.map((r) => String(r.name)));
+      const [row] = await this.db.probe(READY_SQL, READY_TIMEOUT_MS - 250);
+      standby = row.standby === true;
+      applied = new Set((row.names as unknown[]).map(String));
     } catch (e) {
       // No migrations table yet: nothing is applied. Anything else: the database did not answer.
       if ((e as { code?: unknown }).code !== '42P01') return { missing: ['database'] };
       applied = new Set();
     }
-    return { missing: this.expected.filter((name) => !applied.has(name)).map((name) => `migration:${name}`) };
+    const migrations = this.expected.filter((name) => !applied.has(name)).map((name) => `migration:${name}`);
+    return { missing: standby ? ['primary', ...migrations] : migrations };
   }
 }

@@ -1,0 +1,389 @@
+// The fault test: a burst of recorded games through two app instances on the highly
+// available cluster (test/cluster/cluster.mjs), and during it three faults:
+//
+//   1. kill -9 of the primary (its Patroni and every PostgreSQL process: the machine is lost);
+//   2. a clean stop of the new primary (a switchover);
+//   3. kill -9 of the synchronous standby.
+//
+// 20 scorers (tablets), half on each instance, each with a money table of its own, record
+// whole games one after the other. Each game goes with an Idempotency-Key; a 503 (or a
+// connection the instance dropped) is retried with the same key on the other instance
+// until it is acknowledged. After each fault (once the cluster has its three nodes back)
+// the scorers pause and the test checks, against what the scorers saw acknowledged: every
+// acknowledged game is in the database exactly once, no game is there that was not
+// acknowledged, every session's statement sums to zero and gives each player exactly the
+// money of his acknowledged games, the read models equal a rebuild, and a reader that
+// followed GET /v1/events throughout missed no event of the log.
+//
+//   npm run cluster-test             the whole run (about 2 minutes)
+//   npm run cluster-test -- --short  the short run CI makes
+//
+// Exits 1 when an acknowledged write is lost or doubled, an answer is a 5xx other than
+// 503, or a check fails. CLUSTER_KEEP=1 keeps the cluster's folder (logs) at the end.
+
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Api, moneyGame } from '../../bench/lib/api.mjs';
+import { ROOT, startApp } from '../../bench/lib/app.mjs';
+import { onCleanup, runMain } from '../../bench/lib/cleanup.mjs';
+import { HttpClient } from '../../bench/lib/http.mjs';
+import { now, sleep } from '../../bench/lib/util.mjs';
+import { startCluster } from './cluster.mjs';
+
+const SHORT = process.argv.includes('--short');
+const SCORERS = 20;
+const TABLES_PER_SESSION = 5;
+/** Writes before the first fault, and after each recovery before the checks (ms). */
+const STEADY_MS = SHORT ? 3000 : 10_000;
+const STAKE = 100;
+const ADMIN_TOKEN = `bgop_cluster_${randomUUID()}`;
+
+const say = (line) => process.stdout.write(`${line}\n`);
+
+/** A money game's points for the table's first player: the shapes of moneyGame in turn (bench/lib/api.mjs). */
+const POINTS_FOR_A = [2, -1, -1, -4, 4];
+
+class Figures {
+  constructor(name) {
+    this.name = name;
+    this.acknowledged = 0;
+    this.replayed = 0;
+    this.status503 = 0;
+    this.dropped = 0;
+    this.other5xx = 0;
+    this.otherFailures = 0;
+    this.samples = [];
+    this.faultAt = 0;
+    this.noPrimaryMs = 0;
+    this.firstWriteAfterMs = NaN;
+    this.readyDuringGap = { ready503: 0, ready200: 0 };
+  }
+}
+
+async function main() {
+  const cluster = await startCluster();
+  onCleanup('stop the cluster', () => cluster.stop());
+
+  const env = {
+    // The app's connections go through PgBouncer (transaction pooling) to HAProxy's
+    // primary port; LISTEN and the start-up migrations go to HAProxy directly.
+    DATABASE_URL: cluster.pooledUrl,
+    DATABASE_POOL_MODE: 'transaction',
+    DATABASE_LISTEN_URL: cluster.primaryUrl,
+    MIGRATION_DATABASE_URL: cluster.primaryUrl,
+    ALLOW_PRIVILEGED_DATABASE_ROLE: '1',
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+    WEBHOOK_WORKER: 'off',
+    RATE_LIMIT: '0',
+  };
+  const apps = [await startApp({ env, label: 'app A' }), await startApp({ env, label: 'app B' })];
+  say(`two app instances: ${apps.map((a) => a.url).join(', ')}`);
+  const clients = apps.map((a) => new HttpClient(a.url, { connections: SCORERS + 4 }));
+
+  // The club, its players, sessions and tables, one scorer key per tablet.
+  const owner = await Api.newClub(clients[0], ADMIN_TOKEN, 'Cluster club');
+  const clubId = await owner.clubId();
+  const players = await owner.players('Cluster player', 2 * SCORERS);
+  const sessions = [];
+  for (let s = 0; s < SCORERS / TABLES_PER_SESSION; s++) sessions.push(await owner.session(`Cluster evening ${s + 1}`));
+  const keys = await owner.tabletKeys('Cluster tablet', SCORERS);
+  const tables = [];
+  for (let i = 0; i < SCORERS; i++) {
+    const a = players[2 * i];
+    const b = players[2 * i + 1];
+    const session = sessions[Math.floor(i / TABLES_PER_SESSION)];
+    tables.push({ id: await owner.moneyTable(session, a, b, STAKE), a, b, session, acknowledged: [] });
+  }
+
+  const all = new Figures('total');
+  let phase = new Figures('steady');
+  const phases = [];
+  let paused = false;
+  let stopped = false;
+  const idle = new Array(SCORERS).fill(false);
+
+  /** One scorer: whole games at its table, each retried with its key until acknowledged. */
+  const scorer = async (i) => {
+    const t = tables[i];
+    for (let k = 0; !stopped; k++) {
+      while (paused && !stopped) {
+        idle[i] = true;
+        await sleep(20);
+      }
+      idle[i] = false;
+      if (stopped) break;
+      const key = randomUUID();
+      const body = { actions: moneyGame(t.a, t.b, k) };
+      for (let attempt = 0; ; attempt++) {
+        const via = (i + attempt) % 2;
+        let reply = null;
+        const sentAt = now();
+        try {
+          reply = await clients[via].post(`/v1/money-games/${t.id}/games`, body, { token: keys[i], headers: { 'idempotency-key': key } });
+        } catch {
+          // The instance dropped the connection: retried as a 503 would be.
+        }
+        const count = (field) => {
+          phase[field]++;
+          all[field]++;
+        };
+        if (reply?.ok) {
+          const game = reply.json();
+          t.acknowledged.push({ k, key, number: game.number ?? game.gameNo ?? game.game?.number, at: now() });
+          count('acknowledged');
+          if (reply.headers['idempotent-replayed'] === 'true') count('replayed');
+          // The first write sent after the fault that is acknowledged (one already in flight does not count).
+          if (phase.faultAt && sentAt > phase.faultAt && Number.isNaN(phase.firstWriteAfterMs)) phase.firstWriteAfterMs = now() - phase.faultAt;
+          break;
+        }
+        if (reply === null) count('dropped');
+        else if (reply.status === 503) count('status503');
+        else {
+          count(reply.status >= 500 ? 'other5xx' : 'otherFailures');
+          if (all.samples.length < 10) all.samples.push(`${reply.label} → ${reply.status} ${reply.text().slice(0, 300)}`);
+          if (reply.status < 500) break; // a refusal is not retried (and is reported)
+        }
+        await sleep(100);
+      }
+    }
+    idle[i] = true;
+  };
+
+  // A reader that follows the event log through instance B, as an integration would.
+  const seen = [];
+  let cursor = null;
+  let readerStopped = false;
+  const reader = (async () => {
+    while (!readerStopped) {
+      let reply = null;
+      try {
+        reply = await clients[1].get(`/v1/events?limit=500${cursor ? `&after=${encodeURIComponent(cursor)}` : ''}`, { token: owner.token });
+      } catch {
+        // retried
+      }
+      if (reply?.ok) {
+        const page = reply.json();
+        for (const e of page.items) seen.push(e.id);
+        if (page.nextCursor) cursor = page.nextCursor;
+        else if (page.items.length) cursor = page.items[page.items.length - 1].id;
+        if (page.items.length === 500) continue;
+      }
+      await sleep(100);
+    }
+  })();
+
+  const workers = tables.map((_, i) => scorer(i));
+  await sleep(STEADY_MS);
+
+  const admin = () => new pg.Client({ connectionString: cluster.primaryUrl, connectionTimeoutMillis: 2000, query_timeout: 10_000 });
+
+  /** Watches the gap: how long no primary answers through HAProxy, and what /ready says meanwhile. */
+  const watchGap = async (f) => {
+    let gapStart = null;
+    let sawPrimaryAgain = false;
+    let sawGap = false;
+    const until = now() + 60_000;
+    while (!sawPrimaryAgain && now() < until) {
+      const isPrimary = await answersAsPrimary(cluster.primaryUrl);
+      if (!isPrimary) {
+        sawGap = true;
+        if (gapStart === null) gapStart = now();
+        const ready = await Promise.all(apps.map((a) => readyStatus(a.url)));
+        for (const s of ready) {
+          if (s === 503) f.readyDuringGap.ready503++;
+          else if (s === 200) f.readyDuringGap.ready200++;
+        }
+      } else if (sawGap || now() - f.faultAt > 3000) {
+        sawPrimaryAgain = true;
+      }
+      await sleep(50);
+    }
+    f.noPrimaryMs = gapStart === null ? 0 : now() - gapStart;
+  };
+
+  const fault = async (name, act, recover) => {
+    const f = new Figures(name);
+    phase = f;
+    f.faultAt = now();
+    const victim = await act();
+    say(`\n== ${name} (${victim}) at ${new Date().toISOString()}`);
+    await watchGap(f);
+    await recover(victim);
+    await cluster.waitHealthy(120_000);
+    const until = now() + 60_000;
+    while (Number.isNaN(f.firstWriteAfterMs) && now() < until) await sleep(50);
+    await sleep(STEADY_MS);
+    // Pause the scorers (each finishes the game it is sending) and check.
+    paused = true;
+    while (!idle.every(Boolean)) await sleep(20);
+    await drainReader();
+    f.checks = await check();
+    phases.push(f);
+    report(f);
+    paused = false;
+  };
+
+  const drainReader = async () => {
+    // The reader has caught up once two reads in a row bring nothing new.
+    let last = -1;
+    let quiet = 0;
+    while (quiet < 3) {
+      await sleep(300);
+      if (seen.length === last) quiet++;
+      else quiet = 0;
+      last = seen.length;
+    }
+  };
+
+  const check = async () => {
+    const db = admin();
+    await db.connect();
+    const problems = [];
+    let lost = 0;
+    let doubled = 0;
+    let acknowledged = 0;
+    try {
+      for (const t of tables) {
+        const numbers = (await db.query('SELECT game_no FROM games WHERE club_id = $1 AND table_id = $2 ORDER BY game_no', [clubId, t.id])).rows.map((r) => r.game_no);
+        const stored = new Set(numbers);
+        const acked = t.acknowledged.map((g) => g.number);
+        acknowledged += acked.length;
+        if (new Set(acked).size !== acked.length) problems.push(`table ${t.id}: two acknowledged games answered the same number`);
+        for (const n of acked) if (!stored.has(n)) lost++;
+        // Every game was retried until acknowledged: a game stored beyond them was written twice.
+        if (numbers.length > acked.length) doubled += numbers.length - acked.length;
+      }
+      // Each session's statement: it sums to zero and gives every player the money of his acknowledged games.
+      for (const session of sessions) {
+        const st = await owner.get(`/v1/sessions/${session}/settlement`);
+        const sum = st.players.reduce((s, p) => s + p.netMinor, 0) + st.houseMinor;
+        if (sum !== 0 || st.totalMinor !== 0) problems.push(`session ${session}: the statement sums to ${sum} (totalMinor ${st.totalMinor})`);
+        for (const t of tables.filter((x) => x.session === session)) {
+          const expected = t.acknowledged.reduce((s, g) => s + POINTS_FOR_A[g.k % 5] * STAKE, 0);
+          const net = st.players.find((p) => p.playerId === t.a)?.netMinor ?? 0;
+          if (net !== expected) problems.push(`table ${t.id}: the statement says ${net} for its first player, his acknowledged games ${expected}`);
+        }
+      }
+      // The read models kept by the commands, against a rebuild from the games and the ledger.
+      const { rebuildReadModels } = await import(join(ROOT, 'dist', 'src', 'player-stats', 'rebuild.js'));
+      const diffs = await rebuildReadModels({ query: async (text, values) => (await db.query(text, values)).rows }, clubId, 'check');
+      for (const d of diffs.slice(0, 5)) problems.push(`read model: ${d}`);
+      // The event log, read whole now, against what the live reader received.
+      const got = new Set(seen);
+      let missed = 0;
+      let after = null;
+      let total = 0;
+      for (;;) {
+        const page = await owner.get(`/v1/events?limit=500${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+        for (const e of page.items) {
+          total++;
+          if (!got.has(e.id)) missed++;
+        }
+        if (page.items.length < 500) break;
+        after = page.nextCursor ?? page.items[page.items.length - 1].id;
+      }
+      if (missed) problems.push(`the live reader missed ${missed} of the log's ${total} events`);
+      if (seen.length !== got.size) problems.push(`the live reader received ${seen.length - got.size} events twice`);
+      const finished = Number((await db.query("SELECT count(*) AS n FROM events WHERE club_id = $1 AND type = 'game.finished'", [clubId])).rows[0].n);
+      if (finished !== acknowledged) problems.push(`${finished} game.finished events for ${acknowledged} acknowledged games`);
+      return { acknowledged, lost, doubled, events: total, missed, problems };
+    } finally {
+      await db.end();
+    }
+  };
+
+  const report = (f) => {
+    const c = f.checks;
+    say(
+      [
+        `   written in the phase: ${f.acknowledged} acknowledged (${f.replayed} of them replays of a retried key), ${f.status503} answers 503, ${f.dropped} connections dropped, ${f.other5xx} other 5xx`,
+        `   time without a primary: ${f.noPrimaryMs.toFixed(0)} ms; first acknowledged write ${f.firstWriteAfterMs.toFixed(0)} ms after the fault`,
+        `   GET /ready while no primary answered: ${f.readyDuringGap.ready503} × 503, ${f.readyDuringGap.ready200} × 200`,
+        `   checked: ${c.acknowledged} acknowledged games so far, lost ${c.lost}, doubled ${c.doubled}; ${c.events} events, missed by the live reader ${c.missed}`,
+        ...c.problems.map((p) => `   PROBLEM: ${p}`),
+      ].join('\n'),
+    );
+  };
+
+  await fault(
+    'kill -9 of the primary',
+    async () => {
+      const p = await cluster.primary();
+      cluster.killNode(p);
+      return p;
+    },
+    async (victim) => cluster.startNode(victim),
+  );
+  await fault(
+    'switchover: a clean stop of the primary',
+    async () => {
+      const p = await cluster.primary();
+      await cluster.stopNode(p);
+      return p;
+    },
+    async (victim) => cluster.startNode(victim),
+  );
+  await fault(
+    'kill -9 of the synchronous standby',
+    async () => {
+      const s = await cluster.syncStandby();
+      cluster.killNode(s);
+      return s;
+    },
+    async (victim) => {
+      await sleep(2000);
+      cluster.startNode(victim);
+    },
+  );
+
+  stopped = true;
+  paused = false;
+  await Promise.all(workers);
+  readerStopped = true;
+  await reader;
+  for (const c of clients) c.close();
+
+  const last = phases[phases.length - 1].checks;
+  const problems = phases.flatMap((f) => f.checks.problems);
+  say('\n== figures');
+  say(`writes acknowledged: ${all.acknowledged} (a separate client's count: the scorers')`);
+  say(`lost: ${last.lost}`);
+  say(`doubled: ${last.doubled}`);
+  say(`5xx other than 503: ${all.other5xx}`);
+  say(`503 answers: ${all.status503}; connections dropped: ${all.dropped}; refusals (4xx): ${all.otherFailures}`);
+  for (const f of phases) say(`${f.name}: ${f.noPrimaryMs.toFixed(0)} ms without a primary, first write ${f.firstWriteAfterMs.toFixed(0)} ms after the fault`);
+  for (const s of all.samples) say(`sample: ${s}`);
+  const failed = last.lost > 0 || last.doubled > 0 || all.other5xx > 0 || all.otherFailures > 0 || problems.length > 0 || phases.some((f) => f.checks.lost || f.checks.doubled);
+  say(failed ? 'FAILED' : 'passed');
+  if (failed) process.exitCode = 1;
+}
+
+/** Whether a primary (not in recovery) answers on this URL. */
+async function answersAsPrimary(url) {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 300, query_timeout: 300 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    const r = await c.query('SELECT pg_is_in_recovery() AS standby');
+    return r.rows[0].standby === false;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+async function readyStatus(url) {
+  const client = new HttpClient(url, { connections: 1 });
+  try {
+    return (await client.get('/ready')).status;
+  } catch {
+    return 0;
+  } finally {
+    client.close();
+  }
+}
+
+await runMain(main);
