@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Readiness: the database answers and every migration is applied (no token needed)
-         * @description Readiness, for a load balancer or an orchestrator: 200 once the database answers and every migration of this build is applied to it; otherwise 503 NOT_READY, whose `missing` lists what is missing (`database`, or `migration:<name>` per migration not applied). Cheap and bounded: one statement, an answer within about a second, and concurrent probes share one check.
+         * @description Readiness, for a load balancer or an orchestrator: 200 once the database answers as a primary and every migration of this build is applied to it; otherwise 503 NOT_READY, whose `missing` lists what is missing (`database` when it does not answer, `primary` when it answers as a standby, as during a failover, or `migration:<name>` per migration not applied). Cheap and bounded: one statement, an answer within about a second, and concurrent probes share one check.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -3292,7 +3292,7 @@ export interface components {
              */
             instance?: string;
             /**
-             * @description With NOT_READY (GET /ready): what the instance still waits for: `database` (it does not answer), or `migration:<name>` for each migration of this build not applied to the database yet.
+             * @description With NOT_READY (GET /ready): what the instance still waits for: `database` (it does not answer), `primary` (it answers as a standby: no primary reachable, as during a failover), or `migration:<name>` for each migration of this build not applied to the database yet.
              * @example [
              *       "migration:TableListIndexes1796518800000"
              *     ]
@@ -4618,7 +4618,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Not ready: the database does not answer within a second, or a migration is not applied yet; `missing` says which (NOT_READY). */
+            /** @description Not ready: the database does not answer within a second, answers as a standby (no primary), or a migration is not applied yet; `missing` says which (NOT_READY). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4853,6 +4853,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5113,6 +5115,8 @@ export interface operations {
             /** @description Revoked (also when it already was). */
             204: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6385,6 +6389,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6866,6 +6872,8 @@ export interface operations {
             /** @description Revoked (also when it already was). */
             204: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7355,6 +7363,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8059,6 +8069,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8566,6 +8578,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8866,6 +8880,8 @@ export interface operations {
             /** @description The game after the action. */
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9168,6 +9184,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9467,6 +9485,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9770,6 +9790,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10051,6 +10073,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10509,6 +10533,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10789,6 +10815,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11652,6 +11680,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12121,6 +12151,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12660,6 +12692,8 @@ export interface operations {
             /** @description The match, finished, with `endedBy: { kind: "forfeit", side, reason }`. */
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13179,6 +13213,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13686,6 +13722,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13986,6 +14024,8 @@ export interface operations {
             /** @description The game after the action. */
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14288,6 +14328,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14587,6 +14629,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14890,6 +14934,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15176,6 +15222,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15695,6 +15743,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16399,6 +16449,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16906,6 +16958,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17206,6 +17260,8 @@ export interface operations {
             /** @description The game after the action. */
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17508,6 +17564,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17807,6 +17865,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18301,6 +18361,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18789,6 +18851,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19710,6 +19774,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20179,6 +20245,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20478,6 +20546,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20746,8 +20816,12 @@ export interface operations {
                 limit?: number;
             };
             header?: {
+                /** @description With `Prefer: replica`: the Consistency-Token of your last write; the standby that answers has it. 400 VALIDATION_FAILED when it is not one this API gave out. */
+                "Consistency-Token"?: string;
                 /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
+                /** @description `replica`: the answer may come from a standby (DATABASE_REPLICA_URL), to spare the primary; never older than the Consistency-Token sent with it. A standby that lags more than 250 ms behind it, or none at all, leaves the read to the primary. */
+                Prefer?: string;
             };
             path: {
                 id: string;
@@ -20759,6 +20833,8 @@ export interface operations {
             /** @description A page of games, or every game as CSV. */
             200: {
                 headers: {
+                    /** @description `replica` when a standby answered (`Prefer: replica`); absent when the primary did. */
+                    "Preference-Applied"?: "replica";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21424,6 +21500,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21695,8 +21773,12 @@ export interface operations {
                 bom?: "0" | "1";
             };
             header?: {
+                /** @description With `Prefer: replica`: the Consistency-Token of your last write; the standby that answers has it. 400 VALIDATION_FAILED when it is not one this API gave out. */
+                "Consistency-Token"?: string;
                 /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
+                /** @description `replica`: the answer may come from a standby (DATABASE_REPLICA_URL), to spare the primary; never older than the Consistency-Token sent with it. A standby that lags more than 250 ms behind it, or none at all, leaves the read to the primary. */
+                Prefer?: string;
             };
             path: {
                 id: string;
@@ -21708,6 +21790,8 @@ export interface operations {
             /** @description The statement. */
             200: {
                 headers: {
+                    /** @description `replica` when a standby answered (`Prefer: replica`); absent when the primary did. */
+                    "Preference-Applied"?: "replica";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21947,8 +22031,12 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description With `Prefer: replica`: the Consistency-Token of your last write; the standby that answers has it. 400 VALIDATION_FAILED when it is not one this API gave out. */
+                "Consistency-Token"?: string;
                 /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
+                /** @description `replica`: the answer may come from a standby (DATABASE_REPLICA_URL), to spare the primary; never older than the Consistency-Token sent with it. A standby that lags more than 250 ms behind it, or none at all, leaves the read to the primary. */
+                Prefer?: string;
             };
             path: {
                 id: string;
@@ -21959,6 +22047,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `replica` when a standby answered (`Prefer: replica`); absent when the primary did. */
+                    "Preference-Applied"?: "replica";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22379,6 +22469,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23041,6 +23133,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23689,6 +23783,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23994,6 +24090,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24300,6 +24398,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24606,6 +24706,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25100,6 +25202,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25562,6 +25666,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -25837,6 +25943,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26348,6 +26456,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
+                    "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,7 +8,8 @@ import { StrictValidationPipe } from './common/validation';
 import type { AppConfig } from './config';
 import { registerCors } from './common/cors';
 import { createLogger, logRequests, nestLogger } from './common/logging';
-import { registerResponseHooks } from './common/response-hooks';
+import { registerConsistencyToken, registerResponseHooks } from './common/response-hooks';
+import { Db } from './db/db.service';
 import { registerConditionalGet } from './common/conditional-get';
 import { Metrics, registerMetrics } from './metrics';
 import { findNul, scanJson } from './common/body-limits';
@@ -100,6 +101,7 @@ export async function createApp(config: AppConfig, databaseUrl: string, opts: { 
   registerMetrics(fastify, app.get(Metrics));
   registerResponseHooks(fastify);
   registerConditionalGet(fastify);
+  registerConsistencyToken(fastify, app.get(Db));
   fastify.addHook('onSend', async (_req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');

@@ -21,6 +21,12 @@ export interface AppConfig {
   databasePoolMode: 'session' | 'transaction';
   /** A direct (unpooled) connection for LISTEN; null: DATABASE_URL in session mode, no LISTEN in transaction mode. */
   databaseListenUrl: string | null;
+  /**
+   * A standby (or a proxy to the standbys) that the statement, the standings and the
+   * games export may be read from when the client asks (`Prefer: replica`), never older
+   * than the client's `Consistency-Token`; null: every read goes to DATABASE_URL.
+   */
+  databaseReplicaUrl: string | null;
   /** Serve even when the app's database role is a superuser or may rewrite the ledger (not for production). */
   allowPrivilegedDatabaseRole: boolean;
   adminToken: string;
@@ -169,6 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push("MIGRATION_DATABASE_URL needs DATABASE_URL (the app's own connection); the embedded database sets up both roles itself");
   }
   const databaseListenUrl = postgresUrl('DATABASE_LISTEN_URL');
+  const databaseReplicaUrl = postgresUrl('DATABASE_REPLICA_URL');
+  if (databaseReplicaUrl !== null && databaseUrl === null) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the primary the writes go to)');
   const databasePoolMode = env.DATABASE_POOL_MODE || 'session';
   if (databasePoolMode !== 'session' && databasePoolMode !== 'transaction') {
     problems.push(`DATABASE_POOL_MODE must be session or transaction (got "${databasePoolMode}")`);
@@ -216,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     migrationDatabaseUrl,
     databasePoolMode: databasePoolMode === 'transaction' ? 'transaction' : 'session',
     databaseListenUrl,
+    databaseReplicaUrl,
     allowPrivilegedDatabaseRole: allowPrivileged === '1',
     adminToken,
     adminTokenGenerated,

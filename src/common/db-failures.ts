@@ -72,6 +72,6 @@ export function asStatementFailed(e: unknown, text: string, values: readonly unk
  * is PostgreSQL's (English: lc_messages left at its default); the SQLSTATE is the generic
  * 01000, so the words are what tells it apart.
  */
-export function isUnreplicatedCommitNotice(notice: { message?: unknown; detail?: unknown }): boolean {
-  return /wait for synchronous replication|committed locally, but might not have been replicated/i.test(`${String(notice.message ?? '')} ${String(notice.detail ?? '')}`);
+export function isUnreplicatedCommitNotice(notice: { message?: string; detail?: string }): boolean {
+  return /wait for synchronous replication|committed locally, but might not have been replicated/i.test(`${notice.message ?? ''} ${notice.detail ?? ''}`);
 }

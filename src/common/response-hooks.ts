@@ -31,3 +31,28 @@ function versionOf(body: string): number | null {
     return null;
   }
 }
+
+/** Where a write's Consistency-Token comes from (Db.commitPosition). */
+export interface CommitPositions {
+  readonly hasReplica: boolean;
+  commitPosition(): Promise<string | null>;
+}
+
+/**
+ * With a standby configured (DATABASE_REPLICA_URL): every write answered 2xx carries
+ * `Consistency-Token`, the primary's WAL position once it had committed. A read sent with
+ * `Prefer: replica` and that token is served by a standby only once it has replayed that
+ * far (src/db/replica-reads.ts). When the primary does not say, the write goes without
+ * one (the client's reads then go to the primary).
+ */
+export function registerConsistencyToken(fastify: FastifyInstance, db: CommitPositions): void {
+  if (!db.hasReplica) return;
+  fastify.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const write = req.method === 'POST' || req.method === 'PATCH' || req.method === 'PUT' || req.method === 'DELETE';
+    if (write && reply.statusCode >= 200 && reply.statusCode < 300) {
+      const token = await db.commitPosition();
+      if (token !== null) reply.header('consistency-token', token);
+    }
+    return payload;
+  });
+}

@@ -105,7 +105,7 @@ export class Connection {
       // A COMMIT that stopped waiting for the synchronous standby answers success with a
       // WARNING: committed here, maybe on no standby. It is not acknowledged as written.
       let unreplicated: unknown = null;
-      const onNotice = (notice: { message?: unknown; detail?: unknown }) => {
+      const onNotice = (notice: { message?: string; detail?: string }) => {
         if (isUnreplicatedCommitNotice(notice)) unreplicated = notice;
       };
       this.client.on('notice', onNotice);

@@ -13,7 +13,7 @@ export interface Readiness {
  * applied. A standby answers where the primary should (a failover in progress, a proxy
  * not yet moved): the instance is not ready, since every command would be refused.
  */
-const READY_SQL = "SELECT pg_is_in_recovery() AS standby, ARRAY(SELECT name::text FROM migrations) AS names";
+const READY_SQL = 'SELECT pg_is_in_recovery() AS standby, ARRAY(SELECT name::text FROM migrations) AS names';
 
 /** How long one readiness check may take, end to end (PostgreSQL cancels the statement a little earlier). */
 export const READY_TIMEOUT_MS = 1000;

@@ -4,7 +4,8 @@ import { PROBLEM_JSON, REFUSALS_EXTENSION } from '../common/openapi';
 import { codesNamedIn, codesOfStatus, problemExample } from './problem-examples';
 
 type Op = {
-  responses: Record<string, { description: string; content?: unknown }>;
+  operationId?: string;
+  responses: Record<string, { description: string; content?: unknown; headers?: Record<string, unknown> }>;
   security?: unknown[];
   parameters?: Array<{ in: string; name: string }>;
   requestBody?: unknown;
@@ -75,6 +76,44 @@ function addStandardProblems(doc: OpenAPIObject): void {
             : 'The database is unavailable or too busy (DATABASE_UNAVAILABLE, DATABASE_BUSY). See Retry-After.',
         );
       }
+      // A write's 2xx carries its Consistency-Token when a standby is configured (src/common/response-hooks.ts).
+      if (write) {
+        for (const [status, response] of Object.entries(r)) {
+          if (!status.startsWith('2')) continue;
+          (response.headers ??= {})['Consistency-Token'] = {
+            description:
+              "Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write.",
+            schema: { type: 'string', example: '0/16B3748' },
+          };
+        }
+      }
+      // The reads a client may take from a standby (src/common/read-source.ts).
+      if (op.operationId && REPLICA_READS.includes(op.operationId)) {
+        (op.parameters ??= []).push(
+          {
+            in: 'header',
+            name: 'Prefer',
+            required: false,
+            description:
+              '`replica`: the answer may come from a standby (DATABASE_REPLICA_URL), to spare the primary; never older than the Consistency-Token sent with it. A standby that lags more than 250 ms behind it, or none at all, leaves the read to the primary.',
+            schema: { type: 'string', example: 'replica' },
+          } as never,
+          {
+            in: 'header',
+            name: 'Consistency-Token',
+            required: false,
+            description: 'With `Prefer: replica`: the Consistency-Token of your last write; the standby that answers has it. 400 VALIDATION_FAILED when it is not one this API gave out.',
+            schema: { type: 'string', example: '0/16B3748' },
+          } as never,
+        );
+        const ok = r['200'];
+        if (ok) {
+          (ok.headers ??= {})['Preference-Applied'] = {
+            description: '`replica` when a standby answered (`Prefer: replica`); absent when the primary did.',
+            schema: { type: 'string', enum: ['replica'] },
+          };
+        }
+      }
       if (method === 'post' || method === 'patch' || method === 'delete') {
         (op.parameters ??= []).push({
           in: 'header',
@@ -116,6 +155,9 @@ function addStandardProblems(doc: OpenAPIObject): void {
 }
 
 const WRITES = ['post', 'patch', 'put', 'delete'];
+
+/** The reads a client may ask a standby for (`Prefer: replica`): the statement, the standings and the games export. */
+const REPLICA_READS = ['getSessionStatement', 'getSessionStandings', 'listSessionGames'];
 
 /**
  * GET /metrics, served by a Fastify route of its own (src/metrics) rather than a Nest

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     migrationDatabaseUrl: null,
     databasePoolMode: 'session',
     databaseListenUrl: null,
+    databaseReplicaUrl: null,
     allowPrivilegedDatabaseRole: false,
     adminToken: 'offline-openapi-generation',
     adminTokenGenerated: false,

@@ -5,6 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
+import { markReadSource, ReadHeaders, readSource } from '../common/read-source';
 import { CsvQuery } from '../common/csv-query';
 import { ApiProblem, ApiRefusals, EXAMPLE_ID, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
 import { ListQuery, PageOf } from '../common/pagination';
@@ -59,13 +60,14 @@ export class SessionMoneyController {
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   @ApiProblem(406, 'Accept names none of application/json, text/csv, application/pdf (NOT_ACCEPTABLE).')
   @ApiProblem(422, MONEY_READ_422)
-  async statement(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: CsvQuery, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
-    const type = negotiate(accept, STATEMENT_TYPES);
+  async statement(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: CsvQuery, @Headers() headers: ReadHeaders, @Res({ passthrough: true }) reply: FastifyReply) {
+    const type = negotiate(headers.accept, STATEMENT_TYPES);
     if (!type) {
       throw new ApiError(ErrorCode.NOT_ACCEPTABLE, `The statement is available as ${STATEMENT_TYPES.join(', ')}; Accept names none of them.`);
     }
-    const { statement, timeZone } = await this.settlement.statement(auth, id);
-    reply.header('vary', 'Accept');
+    const source = readSource(headers);
+    const { statement, timeZone } = await this.settlement.statement(auth, id, source);
+    markReadSource(reply, source);
     const file = `settlement-${statement.sessionId}`;
     if (type === 'text/csv') {
       reply.header('content-type', 'text/csv; charset=utf-8; header=present');

@@ -9,6 +9,7 @@ import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
+import type { ReadSource } from '../common/read-source';
 import { Outbox } from '../outbox/outbox';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
@@ -121,10 +122,10 @@ export class SettlementService {
 
   /**
    * R6.5: the statement, from one snapshot of the session's ledger and payments, and
-   * the club's time zone its renderings print times in.
+   * the club's time zone its renderings print times in. On a standby when `source` accepts it.
    */
-  statement(auth: KeyAuth, sessionId: string): Promise<{ statement: Statement; timeZone: string }> {
-    return this.db.read(async (tx) => {
+  statement(auth: KeyAuth, sessionId: string, source: ReadSource | null = null): Promise<{ statement: Statement; timeZone: string }> {
+    return this.db.readFrom(source, async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');

@@ -5,6 +5,7 @@ import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { negotiate } from '../common/negotiate';
+import { markReadSource, ReadHeaders, readSource } from '../common/read-source';
 import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
 import { ListCsvQuery } from '../common/csv-query';
 import { PageOf } from '../common/pagination';
@@ -34,8 +35,11 @@ export class StandingsController {
   @ApiOkResponse({ type: StandingsDto })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   @ApiProblem(422, MONEY_READ_422)
-  get(@ClubKey() auth: KeyAuth, @sessionId() id: string) {
-    return this.standings.standings(auth, id);
+  async get(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Headers() headers: ReadHeaders, @Res({ passthrough: true }) reply: FastifyReply) {
+    const source = readSource(headers);
+    const standings = await this.standings.standings(auth, id, source);
+    markReadSource(reply, source, false);
+    return standings;
   }
 
   @Get('games')
@@ -58,18 +62,21 @@ export class StandingsController {
   })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   @ApiProblem(406, 'Accept names neither application/json nor text/csv (NOT_ACCEPTABLE).')
-  async games(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListCsvQuery, @Headers('accept') accept: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
-    const type = negotiate(accept, GAMES_TYPES);
+  async games(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListCsvQuery, @Headers() headers: ReadHeaders, @Res({ passthrough: true }) reply: FastifyReply) {
+    const type = negotiate(headers.accept, GAMES_TYPES);
     if (!type) {
       throw new ApiError(ErrorCode.NOT_ACCEPTABLE, `The session's games are available as ${GAMES_TYPES.join(', ')}; Accept names none of them.`);
     }
-    reply.header('vary', 'Accept');
+    const source = readSource(headers);
     if (type === 'text/csv') {
-      const { sessionId: sid, timeZone, rows } = await this.standings.gamesForCsv(auth, id);
+      const { sessionId: sid, timeZone, rows } = await this.standings.gamesForCsv(auth, id, source);
+      markReadSource(reply, source);
       reply.header('content-type', 'text/csv; charset=utf-8; header=present');
       reply.header('content-disposition', `attachment; filename="games-${sid}.csv"`);
       return renderSessionGamesCsv(rows, { timeZone, bom: q.bom === '1' });
     }
-    return this.standings.games(auth, id, q.limit ?? 50, q.cursor);
+    const page = await this.standings.games(auth, id, q.limit ?? 50, q.cursor, source);
+    markReadSource(reply, source);
+    return page;
   }
 }

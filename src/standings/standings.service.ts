@@ -5,6 +5,7 @@ import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
+import type { ReadSource } from '../common/read-source';
 import type { Reads } from '../db/tx';
 import { gameCounts, sidesOf, winnersOf } from '../domain/player-stats';
 import { HOUSE } from '../domain/settlement';
@@ -88,8 +89,8 @@ export class StandingsService {
    * payments; not the house) with their nets from the session's running totals and
    * the finished games each played and won, ranked (src/domain/standings.ts).
    */
-  standings(auth: KeyAuth, sessionId: string): Promise<StandingsDto> {
-    return this.db.read(async (tx) => {
+  standings(auth: KeyAuth, sessionId: string, source: ReadSource | null = null): Promise<StandingsDto> {
+    return this.db.readFrom(source, async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const { nets } = await this.settlement.sessionTotals(tx, auth.clubId, s.id);
       const payments = await this.settlement.payments(tx, auth.clubId, s.id);
@@ -113,13 +114,13 @@ export class StandingsService {
   }
 
   /** The session's finished, voided and abandoned games, a page at a time. */
-  games(auth: KeyAuth, sessionId: string, limit: number, cursor?: string): Promise<Page<SessionGameDto>> {
+  games(auth: KeyAuth, sessionId: string, limit: number, cursor?: string, source: ReadSource | null = null): Promise<Page<SessionGameDto>> {
     const key = decodeCursor(cursor, ['string', 'number']);
     if (key && (!UUID_RE.test(key[0] as string) || !Number.isSafeInteger(key[1]))) {
       throw new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this API gave out; start again without it.');
     }
     const after = key ? { tableId: key[0] as string, gameNo: key[1] as number } : null;
-    return this.db.read(async (tx) => {
+    return this.db.readFrom(source, async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const rows = await this.repo.sessionGames(tx, auth.clubId, s.id, after, limit + 1);
       const ends = await matchEnds(tx, this.settlement, auth.clubId, s.id, rows.slice(0, limit));
@@ -133,8 +134,8 @@ export class StandingsService {
   }
 
   /** Every game of the session for the CSV, and the club's time zone it writes times in. */
-  gamesForCsv(auth: KeyAuth, sessionId: string): Promise<{ sessionId: string; timeZone: string; rows: SessionGameCsvRow[] }> {
-    return this.db.read(async (tx) => {
+  gamesForCsv(auth: KeyAuth, sessionId: string, source: ReadSource | null = null): Promise<{ sessionId: string; timeZone: string; rows: SessionGameCsvRow[] }> {
+    return this.db.readFrom(source, async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');

@@ -3,7 +3,8 @@
 //
 //   1. kill -9 of the primary (its Patroni and every PostgreSQL process: the machine is lost);
 //   2. a clean stop of the new primary (a switchover);
-//   3. kill -9 of the synchronous standby.
+//   3. the synchronous standby cut off: its processes frozen (SIGSTOP), so the primary's
+//      COMMITs wait for it until the failover manager makes the other standby synchronous.
 //
 // 20 scorers (tablets), half on each instance, each with a money table of its own, record
 // whole games one after the other. Each game goes with an Idempotency-Key; a 503 (or a
@@ -58,6 +59,8 @@ class Figures {
     this.noPrimaryMs = 0;
     this.firstWriteAfterMs = NaN;
     this.readyDuringGap = { ready503: 0, ready200: 0 };
+    /** The 503 answers by their code. */
+    this.codes503 = {};
   }
 }
 
@@ -71,6 +74,8 @@ async function main() {
     DATABASE_URL: cluster.pooledUrl,
     DATABASE_POOL_MODE: 'transaction',
     DATABASE_LISTEN_URL: cluster.primaryUrl,
+    // The statement, standings and games export may come from a standby (Prefer: replica).
+    DATABASE_REPLICA_URL: cluster.replicaUrl,
     MIGRATION_DATABASE_URL: cluster.primaryUrl,
     ALLOW_PRIVILEGED_DATABASE_ROLE: '1',
     ADMIN_TOKEN,
@@ -139,8 +144,16 @@ async function main() {
           break;
         }
         if (reply === null) count('dropped');
-        else if (reply.status === 503) count('status503');
-        else {
+        else if (reply.status === 503) {
+          count('status503');
+          let code = 'unknown';
+          try {
+            code = reply.json().code;
+          } catch {
+            // not problem+json
+          }
+          phase.codes503[code] = (phase.codes503[code] ?? 0) + 1;
+        } else {
           count(reply.status >= 500 ? 'other5xx' : 'otherFailures');
           if (all.samples.length < 10) all.samples.push(`${reply.label} → ${reply.status} ${reply.text().slice(0, 300)}`);
           if (reply.status < 500) break; // a refusal is not retried (and is reported)
@@ -206,8 +219,8 @@ async function main() {
   const fault = async (name, act, recover) => {
     const f = new Figures(name);
     phase = f;
-    f.faultAt = now();
-    const victim = await act();
+    // The instant the fault happens (after the victim was looked up).
+    const victim = await act(() => (f.faultAt = now()));
     say(`\n== ${name} (${victim}) at ${new Date().toISOString()}`);
     await watchGap(f);
     await recover(victim);
@@ -298,7 +311,7 @@ async function main() {
     const c = f.checks;
     say(
       [
-        `   written in the phase: ${f.acknowledged} acknowledged (${f.replayed} of them replays of a retried key), ${f.status503} answers 503, ${f.dropped} connections dropped, ${f.other5xx} other 5xx`,
+        `   written in the phase: ${f.acknowledged} acknowledged (${f.replayed} of them replays of a retried key), ${f.status503} answers 503 ${JSON.stringify(f.codes503)}, ${f.dropped} connections dropped, ${f.other5xx} other 5xx`,
         `   time without a primary: ${f.noPrimaryMs.toFixed(0)} ms; first acknowledged write ${f.firstWriteAfterMs.toFixed(0)} ms after the fault`,
         `   GET /ready while no primary answered: ${f.readyDuringGap.ready503} × 503, ${f.readyDuringGap.ready200} × 200`,
         `   checked: ${c.acknowledged} acknowledged games so far, lost ${c.lost}, doubled ${c.doubled}; ${c.events} events, missed by the live reader ${c.missed}`,
@@ -309,8 +322,9 @@ async function main() {
 
   await fault(
     'kill -9 of the primary',
-    async () => {
+    async (mark) => {
       const p = await cluster.primary();
+      mark();
       cluster.killNode(p);
       return p;
     },
@@ -318,23 +332,27 @@ async function main() {
   );
   await fault(
     'switchover: a clean stop of the primary',
-    async () => {
+    async (mark) => {
       const p = await cluster.primary();
+      mark();
       await cluster.stopNode(p);
       return p;
     },
     async (victim) => cluster.startNode(victim),
   );
   await fault(
-    'kill -9 of the synchronous standby',
-    async () => {
+    'the synchronous standby cut off (its processes frozen)',
+    async (mark) => {
       const s = await cluster.syncStandby();
-      cluster.killNode(s);
+      mark();
+      cluster.freezeNode(s);
       return s;
     },
     async (victim) => {
-      await sleep(2000);
-      cluster.startNode(victim);
+      // Until the other standby is the synchronous one, then the cut one comes back.
+      const until = now() + 60_000;
+      while (now() < until && ((await cluster.syncStandby()) ?? victim) === victim) await sleep(200);
+      cluster.resumeNode(victim);
     },
   );
 
@@ -343,6 +361,36 @@ async function main() {
   await Promise.all(workers);
   readerStopped = true;
   await reader;
+
+  // Reads from a standby never older than the client's own last write: a game through one
+  // instance, then at once the statement through the other with Prefer: replica and the
+  // write's Consistency-Token. The statement must show the game.
+  const ryw = { rounds: SHORT ? 40 : 200, fromReplica: 0, fromPrimary: 0, stale: 0, noToken: 0 };
+  {
+    const t = tables[0];
+    let k = t.acknowledged.length ? t.acknowledged[t.acknowledged.length - 1].k + 1 : 0;
+    for (let round = 0; round < ryw.rounds; round++, k++) {
+      const key = randomUUID();
+      const w = await clients[0].post(`/v1/money-games/${t.id}/games`, { actions: moneyGame(t.a, t.b, k) }, { token: keys[0], headers: { 'idempotency-key': key } });
+      if (!w.ok) throw new Error(`a write after the faults answered ${w.status}: ${w.text()}`);
+      t.acknowledged.push({ k, key, number: w.json().gameNo, at: now() });
+      const token = w.headers['consistency-token'];
+      if (!token) ryw.noToken++;
+      const r = await clients[1].get(`/v1/sessions/${t.session}/settlement`, {
+        token: owner.token,
+        headers: { prefer: 'replica', ...(token ? { 'consistency-token': String(token) } : {}) },
+      });
+      if (!r.ok) throw new Error(`a statement read from a standby answered ${r.status}: ${r.text()}`);
+      if (r.headers['preference-applied'] === 'replica') ryw.fromReplica++;
+      else ryw.fromPrimary++;
+      const expected = t.acknowledged.reduce((sum, g) => sum + POINTS_FOR_A[g.k % 5] * STAKE, 0);
+      if ((r.json().players.find((p) => p.playerId === t.a)?.netMinor ?? 0) !== expected) ryw.stale++;
+    }
+  }
+  say(
+    `\n== reads from a standby after a write (${ryw.rounds} rounds): ${ryw.fromReplica} served by a standby, ${ryw.fromPrimary} by the primary, ${ryw.stale} older than the write, ${ryw.noToken} writes without a token`,
+  );
+
   for (const c of clients) c.close();
 
   const last = phases[phases.length - 1].checks;
@@ -355,7 +403,16 @@ async function main() {
   say(`503 answers: ${all.status503}; connections dropped: ${all.dropped}; refusals (4xx): ${all.otherFailures}`);
   for (const f of phases) say(`${f.name}: ${f.noPrimaryMs.toFixed(0)} ms without a primary, first write ${f.firstWriteAfterMs.toFixed(0)} ms after the fault`);
   for (const s of all.samples) say(`sample: ${s}`);
-  const failed = last.lost > 0 || last.doubled > 0 || all.other5xx > 0 || all.otherFailures > 0 || problems.length > 0 || phases.some((f) => f.checks.lost || f.checks.doubled);
+  const failed =
+    ryw.stale > 0 ||
+    ryw.noToken > 0 ||
+    ryw.fromReplica === 0 ||
+    last.lost > 0 ||
+    last.doubled > 0 ||
+    all.other5xx > 0 ||
+    all.otherFailures > 0 ||
+    problems.length > 0 ||
+    phases.some((f) => f.checks.lost || f.checks.doubled);
   say(failed ? 'FAILED' : 'passed');
   if (failed) process.exitCode = 1;
 }
