@@ -21,6 +21,17 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   );
 }
 
+/**
+ * The server refused a write as read-only (SQLSTATE 25006: a standby, or a primary demoted
+ * in a switchover): an error answered for a statement, so the transaction is aborted and a
+ * COMMIT sent after it in the same message did not happen. Nothing was written.
+ */
+export function isReadOnlyRefusal(e: unknown): boolean {
+  const err = e as { code?: unknown; driverError?: unknown };
+  if (err?.driverError) return isReadOnlyRefusal(err.driverError);
+  return err?.code === '25006';
+}
+
 /** A connection that failed before the statement could be sent: nothing of it reached the server. */
 export function neverSent(e: unknown): boolean {
   const msg = (e as { message?: unknown })?.message;

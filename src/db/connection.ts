@@ -1,6 +1,6 @@
 import type { PoolClient, QueryConfig, QueryResult } from 'pg';
 import { ApiError } from '../common/api-error';
-import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, isUnreplicatedCommitNotice, neverSent } from '../common/db-failures';
+import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, isReadOnlyRefusal, isUnreplicatedCommitNotice, neverSent } from '../common/db-failures';
 import { ErrorCode } from '../common/error-codes';
 import { nameOf } from '../common/sql-names';
 import { PoolMode, serverTimeouts } from './pool';
@@ -133,7 +133,7 @@ export class Connection {
       this.done = true;
     } catch (e) {
       if (e instanceof CommitOutcomeUnknown) throw e;
-      if (commitSent && isDatabaseUnavailable(e) && !neverSent(e)) throw new CommitOutcomeUnknown(e);
+      if (commitSent && isDatabaseUnavailable(e) && !neverSent(e) && !isReadOnlyRefusal(e)) throw new CommitOutcomeUnknown(e);
       if ((e as { code?: unknown })?.code === GUARD_MISSED) throw conflict();
       throw asStatementFailed(e, batch?.text ?? 'COMMIT', batch?.values ?? []);
     }

@@ -12,16 +12,19 @@ const RETRY_MS = 25;
  * replayed the WAL up to `atLeast`. Under REPEATABLE READ the snapshot is taken by this
  * statement, so every commit up to that position is visible to the reads that follow.
  */
-const CAUGHT_UP_SQL = 'SELECT coalesce(pg_is_in_recovery() AND pg_last_wal_replay_lsn() >= $1::pg_lsn, false) AS caught_up';
+const CAUGHT_UP_SQL = 'SELECT pg_is_in_recovery() AS standby, coalesce(pg_last_wal_replay_lsn() >= $1::pg_lsn, false) AS caught_up';
 
-/** The standby has not replayed the client's write yet (or is no standby). */
+/** The standby has not replayed the client's write yet. */
 class Behind extends Error {}
+/** The server is no standby (promoted, or a primary named as the standby): the primary answers at once. */
+class NotAStandby extends Error {}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Reads from a standby when the client accepts it. The standby must have replayed the
  * client's Consistency-Token; one that lags gets REPLICA_WAIT_MS to catch up, and a
- * standby that lags longer, is unreachable or was promoted leaves the read to the primary.
+ * standby that lags longer or is unreachable leaves the read to the primary, and so, at
+ * once, does a server that is no standby (promoted in a failover).
  * A refusal the read itself raises (a 404, say) is the answer, wherever it ran.
  */
 export class ReplicaReads {
@@ -35,8 +38,9 @@ export class ReplicaReads {
     for (;;) {
       try {
         const value = await this.replica.read(async (tx) => {
-          const caughtUp = await tx.maybeOne(CAUGHT_UP_SQL, [source.atLeast ?? '0/0'], (r) => r.caught_up === true);
-          if (caughtUp !== true) throw new Behind();
+          const state = await tx.maybeOne(CAUGHT_UP_SQL, [source.atLeast ?? '0/0'], (r) => ({ standby: r.standby === true, caughtUp: r.caught_up === true }));
+          if (state?.standby !== true) throw new NotAStandby();
+          if (!state.caughtUp) throw new Behind();
           return work(tx);
         });
         source.servedBy = 'replica';
@@ -46,7 +50,7 @@ export class ReplicaReads {
           await sleep(RETRY_MS);
           continue;
         }
-        if (!(e instanceof Behind) && !isDatabaseUnavailable(e)) throw e;
+        if (!(e instanceof Behind) && !(e instanceof NotAStandby) && !isDatabaseUnavailable(e)) throw e;
         break;
       }
     }

@@ -46,7 +46,7 @@ function fakeUow(name: string, caughtUp: () => boolean | Error, log: string[]): 
             const c = caughtUp();
             if (c instanceof Error) return Promise.reject(c);
             log.push(`${name}: check ${c}`);
-            return Promise.resolve(decode({ caught_up: c }));
+            return Promise.resolve(decode({ standby: name === 'replica', caught_up: c }));
           }
           return Promise.resolve(null);
         },
@@ -96,6 +96,20 @@ describe('ReplicaReads', () => {
     await reads.read(source, () => Promise.resolve(1));
     expect(source.servedBy).toBe('replica');
     expect(checks).toBe(3);
+  });
+
+  it('reads from the primary at once when the "standby" is not one (promoted)', async () => {
+    const log: string[] = [];
+    const reads = new ReplicaReads(
+      fakeUow('promoted', () => true, log),
+      fakeUow('primary', () => true, log),
+    );
+    const source = { atLeast: '0/10' };
+    const started = Date.now();
+    await reads.read(source, () => Promise.resolve(1));
+    expect(source.servedBy).toBe('primary');
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(log).toEqual(['promoted: read', 'promoted: check true', 'primary: read']);
   });
 
   it('reads from the primary when the standby does not answer', async () => {
