@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { PoolClient } from 'pg';
 import { CommitOutcomeUnknown, isDatabaseUnavailable } from '../../src/common/db-failures';
-import { prefersReplica, readSource } from '../../src/common/read-source';
+import { prefersReplica, ReadSource, readSource } from '../../src/common/read-source';
 import { Connection } from '../../src/db/connection';
 import { CommitPosition, ReplicaReads } from '../../src/db/replica-reads';
 import type { Reads } from '../../src/db/tx';
@@ -64,7 +64,7 @@ describe('ReplicaReads', () => {
       fakeUow('replica', () => true, log),
       fakeUow('primary', () => true, log),
     );
-    const source = { atLeast: '0/10' };
+    const source: ReadSource = { atLeast: '0/10' };
     expect(await reads.read<string>(source, () => Promise.resolve('statement'))).toBe('statement');
     expect(source).toEqual({ atLeast: '0/10', servedBy: 'replica' });
     expect(log).toEqual(['replica: read', 'replica: check true']);
@@ -76,7 +76,7 @@ describe('ReplicaReads', () => {
       fakeUow('replica', () => false, log),
       fakeUow('primary', () => true, log),
     );
-    const source = { atLeast: '0/10' };
+    const source: ReadSource = { atLeast: '0/10' };
     const started = Date.now();
     expect(await reads.read<string>(source, () => Promise.resolve('statement'))).toBe('statement');
     expect(source.servedBy).toBe('primary');
@@ -92,7 +92,7 @@ describe('ReplicaReads', () => {
       fakeUow('replica', () => ++checks >= 3, log),
       fakeUow('primary', () => true, log),
     );
-    const source = { atLeast: '0/10' };
+    const source: ReadSource = { atLeast: '0/10' };
     await reads.read(source, () => Promise.resolve(1));
     expect(source.servedBy).toBe('replica');
     expect(checks).toBe(3);
@@ -104,7 +104,7 @@ describe('ReplicaReads', () => {
       fakeUow('promoted', () => true, log),
       fakeUow('primary', () => true, log),
     );
-    const source = { atLeast: '0/10' };
+    const source: ReadSource = { atLeast: '0/10' };
     const started = Date.now();
     await reads.read(source, () => Promise.resolve(1));
     expect(source.servedBy).toBe('primary');
@@ -120,7 +120,7 @@ describe('ReplicaReads', () => {
       fakeUow('replica', () => down, log),
       fakeUow('primary', () => true, log),
     );
-    const source = { atLeast: null };
+    const source: ReadSource = { atLeast: null };
     expect(await reads.read(source, () => Promise.resolve('ok'))).toBe('ok');
     expect(source).toEqual({ atLeast: null, servedBy: 'primary' });
   });
