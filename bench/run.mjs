@@ -12,6 +12,8 @@
 //                           counts every request, as in production, but never answers 429
 //                           (the app's own default, 3000 a minute, is 50 req/s per key).
 //                           0 turns it off.
+//   BENCH_REPLICA_GAMES     games in the session of settlement_pdf_replica (default 2000;
+//                           that figure is opt-in: BENCH_ONLY=settlement_pdf_replica)
 //   BENCH_HISTORY_COPIES    copies of the seeded history the history figure adds in SQL
 //                           (default 99: ~100,000 finished games); fewer for a quick try
 //   DATABASE_URL            unset: the app's embedded PostgreSQL in a temporary folder;
@@ -31,6 +33,7 @@ import { chouetteGame, recordAction, recordGame, recordGameLoad, settlement, sta
 import { tournament } from './lib/tournament.mjs';
 import { boardStreams, recordGameWithBoards } from './lib/boards.mjs';
 import { history } from './lib/history.mjs';
+import { settlementFromStandby } from './lib/replica.mjs';
 import { HttpClient, interleave } from './lib/http.mjs';
 import { emit, envNumber, log, now } from './lib/util.mjs';
 
@@ -289,6 +292,23 @@ async function main() {
     const start = await startTimes();
     emit('start_fresh_s', start.fresh, 's', 2);
     emit('start_s', start.existing, 's', 2);
+  }
+
+  // The settlement PDF read from a standby or from the primary, on a cluster of its own (opt-in).
+  if (optIn('settlement_pdf_replica')) {
+    const replicaGames = Math.round(envNumber('BENCH_REPLICA_GAMES', 2000, 1, 20000));
+    const r = await settlementFromStandby({ adminToken, warmupMs: warmupS * 1000, durationMs: measuredS * 1000, rounds, games: replicaGames });
+    for (const mode of ['primary', 'replica']) {
+      const m = r[mode];
+      emit(`settlement_pdf_${mode}_rps`, m.pdfRps, 'req/s');
+      emit(`settlement_pdf_${mode}_p50_ms`, m.pdfP50, 'ms');
+      emit(`settlement_pdf_${mode}_p99_ms`, m.pdfP99, 'ms');
+      emit(`settlement_pdf_${mode}_writes_rps`, m.writesRps, 'req/s');
+      emit(`settlement_pdf_${mode}_primary_pg_cpu_ms`, m.primaryCpuMsPerPdf, 'ms', 2);
+      emit(`settlement_pdf_${mode}_standby_pg_cpu_ms`, m.standbyCpuMsPerPdf, 'ms', 2);
+      non2xx += m.non2xx;
+    }
+    if (r.replica.fromStandby === 0) throw new Error('settlement_pdf_replica: no PDF came from a standby');
   }
 
   log(`done in ${((now() - t0) / 1000).toFixed(1)} s; load average now ${load1()}`);

@@ -111,10 +111,11 @@ const tail = (file, n = 30) => (existsSync(file) ? readFileSync(file, 'utf8').tr
 
 /**
  * Starts the cluster and waits until it has a primary, a synchronous standby and an
- * asynchronous one, all streaming.
+ * asynchronous one, all streaming. `onCreated` is given the cluster before its first
+ * process starts (to register its teardown: an interrupted start leaves nothing running).
  * @returns {Promise<Cluster>}
  */
-export async function startCluster({ nodes: nodeCount = 3 } = {}) {
+export async function startCluster({ nodes: nodeCount = 3, onCreated = (_cluster) => undefined } = {}) {
   installTools();
   const asRoot = process.getuid?.() === 0;
   const owner = asRoot ? idsOf('postgres') : null;
@@ -134,6 +135,8 @@ export async function startCluster({ nodes: nodeCount = 3 } = {}) {
   };
   const processes = [];
   const cluster = new Cluster(dir, processes);
+  // The caller's teardown is in place before the first process starts.
+  onCreated(cluster);
   try {
     // etcd: one member is enough on one machine (it is the store the nodes agree through,
     // not one of the machines that may fail here).
@@ -480,8 +483,13 @@ export class Cluster {
     throw new Error(`the cluster did not become healthy within ${ms} ms: ${JSON.stringify(last)}\n${this.nodes.map((n) => `${n.name}:\n${tail(n.logFile ?? '', 15)}`).join('\n')}`);
   }
 
-  /** Stops everything (nodes first, then PgBouncer, HAProxy and etcd) and removes the folder. */
-  async stop() {
+  /** Stops everything (nodes first, then PgBouncer, HAProxy and etcd) and removes the folder; once. */
+  stop() {
+    this.stopping ??= this.stopAll();
+    return this.stopping;
+  }
+
+  async stopAll() {
     for (const node of this.nodes) {
       this.resumeNode(node.name);
       if (node.process) await stopGroup(node.process, 30_000);

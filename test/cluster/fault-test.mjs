@@ -6,7 +6,8 @@
 //   3. the synchronous standby cut off: its processes frozen (SIGSTOP), so the primary's
 //      COMMITs wait for it until the failover manager makes the other standby synchronous.
 //
-// 20 scorers (tablets), half on each instance, each with a money table of its own, record
+// 20 scorers (tablets), half on each instance (A through PgBouncer, B straight to HAProxy),
+// each with a money table of its own, record
 // whole games one after the other. Each game goes with an Idempotency-Key; a 503 (or a
 // connection the instance dropped) is retried with the same key on the other instance
 // until it is acknowledged. After each fault (once the cluster has its three nodes back)
@@ -65,12 +66,13 @@ class Figures {
 }
 
 async function main() {
-  const cluster = await startCluster();
-  onCleanup('stop the cluster', () => cluster.stop());
+  // Registered before anything starts, so an interrupted start is torn down too.
+  const cluster = await startCluster({ onCreated: (c) => onCleanup('stop the cluster', () => c.stop()) });
 
   const env = {
-    // The app's connections go through PgBouncer (transaction pooling) to HAProxy's
-    // primary port; LISTEN and the start-up migrations go to HAProxy directly.
+    // Instance A's connections go through PgBouncer (transaction pooling) to HAProxy's
+    // primary port, LISTEN and the start-up migrations to HAProxy directly; instance B's
+    // all go to HAProxy directly (session mode), so both ways are tested.
     DATABASE_URL: cluster.pooledUrl,
     DATABASE_POOL_MODE: 'transaction',
     DATABASE_LISTEN_URL: cluster.primaryUrl,
@@ -83,8 +85,10 @@ async function main() {
     WEBHOOK_WORKER: 'off',
     RATE_LIMIT: '0',
   };
-  const apps = [await startApp({ env, label: 'app A' }), await startApp({ env, label: 'app B' })];
-  say(`two app instances: ${apps.map((a) => a.url).join(', ')}`);
+  const direct = { ...env, DATABASE_URL: cluster.primaryUrl, DATABASE_POOL_MODE: 'session' };
+  delete direct.DATABASE_LISTEN_URL;
+  const apps = [await startApp({ env, label: 'app A' }), await startApp({ env: direct, label: 'app B' })];
+  say(`two app instances: A ${apps[0].url} (through PgBouncer, transaction pooling), B ${apps[1].url} (HAProxy directly, session mode)`);
   const clients = apps.map((a) => new HttpClient(a.url, { connections: SCORERS + 4 }));
 
   // The club, its players, sessions and tables, one scorer key per tablet.
