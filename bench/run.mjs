@@ -304,8 +304,8 @@ async function main() {
       emit(`settlement_pdf_${mode}_p50_ms`, m.pdfP50, 'ms');
       emit(`settlement_pdf_${mode}_p99_ms`, m.pdfP99, 'ms');
       emit(`settlement_pdf_${mode}_writes_rps`, m.writesRps, 'req/s');
-      emit(`settlement_pdf_${mode}_primary_pg_cpu_ms`, m.primaryCpuMsPerPdf, 'ms', 2);
-      emit(`settlement_pdf_${mode}_standby_pg_cpu_ms`, m.standbyCpuMsPerPdf, 'ms', 2);
+      emit(`settlement_pdf_${mode}_primary_pg_cpu_pct`, m.primaryCpuPct, '%', 0);
+      emit(`settlement_pdf_${mode}_standby_pg_cpu_pct`, m.standbyCpuPct, '%', 0);
       non2xx += m.non2xx;
     }
     if (r.replica.fromStandby === 0) throw new Error('settlement_pdf_replica: no PDF came from a standby');
