@@ -45,7 +45,7 @@ function alive(pid, name) {
 }
 
 /** Sends a signal to a process group; false when the group is gone. */
-function signalGroup(pgid, signal) {
+export function signalGroup(pgid, signal) {
   try {
     process.kill(-pgid, signal);
     return true;
@@ -55,7 +55,7 @@ function signalGroup(pgid, signal) {
 }
 
 /** Is any process of the group still alive? */
-const groupAlive = (pgid) => signalGroup(pgid, 0);
+export const groupAlive = (pgid) => signalGroup(pgid, 0);
 
 /**
  * After the app has gone: if its embedded PostgreSQL is still up (the app was

@@ -16,6 +16,7 @@ import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFile
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { groupAlive, signalGroup } from '../../bench/lib/app.mjs';
 import { freePort, sleep } from '../../bench/lib/util.mjs';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -85,18 +86,6 @@ function start(label, command, args, { logFile, owner, env }) {
   const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal)));
   return { label, proc, pgid: proc.pid, exited, logFile };
 }
-
-/** Sends `signal` to a whole process group (the node's Patroni and the PostgreSQL it started). */
-function signalGroup(pgid, signal) {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const groupAlive = (pgid) => signalGroup(pgid, 0);
 
 async function stopGroup(p, graceMs = 20_000) {
   if (!groupAlive(p.pgid)) return;
