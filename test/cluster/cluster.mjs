@@ -1,25 +1,34 @@
 // A highly available PostgreSQL cluster on one machine, for the fault test
 // (test/cluster/fault-test.mjs) and the standby-read bench: etcd (the failover manager's
-// store), three PostgreSQL 15 nodes each under Patroni (one primary, one synchronous
+// store), three PostgreSQL nodes (Debian's, 15 on bookworm) each under Patroni (one primary, one synchronous
 // standby, one asynchronous), HAProxy in front (a port that reaches the primary only and
 // one that reaches the standbys), and PgBouncer in transaction pooling mode in front of
 // HAProxy's primary port. Everything listens on 127.0.0.1 on free ports, under one
 // temporary folder, and `stop()` tears all of it down.
 //
-// The Debian packages (patroni, etcd-server, haproxy, pgbouncer, postgresql-15) are
+// The Debian packages (patroni, etcd-server, haproxy, pgbouncer, postgresql) are
 // installed when missing, as root (apt-get install -y), like the other tools CI needs.
 // PostgreSQL refuses to run as root: as root, Patroni, PostgreSQL and PgBouncer run as
 // the `postgres` user.
 
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { groupAlive, signalGroup } from '../../bench/lib/app.mjs';
 import { freePort, sleep } from '../../bench/lib/util.mjs';
 
-const PG_BIN = '/usr/lib/postgresql/15/bin';
+/** The newest PostgreSQL of Debian's packages on this machine (15 on bookworm, installed when none is). */
+function pgBin() {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'postgres')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return versions.length ? join(root, versions[0], 'bin') : null;
+}
 const SCOPE = 'bgclub';
 
 /** The failover manager's timings: a lost leader key expires after TTL s; every member looks every LOOP_WAIT s. */
@@ -34,7 +43,7 @@ export function installTools() {
   if (!existsSync('/usr/bin/etcd')) missing.push('etcd-server');
   if (!existsSync('/usr/sbin/haproxy')) missing.push('haproxy');
   if (!existsSync('/usr/sbin/pgbouncer')) missing.push('pgbouncer');
-  if (!existsSync(join(PG_BIN, 'postgres'))) missing.push('postgresql-15');
+  if (pgBin() === null) missing.push('postgresql');
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) throw new Error(`the cluster needs Debian's ${missing.join(', ')}: install them (apt-get install -y ${missing.join(' ')})`);
   log(`installing ${missing.join(', ')}`);
@@ -234,7 +243,7 @@ function patroniConfig(node, etcdClient) {
       listen: `127.0.0.1:${node.pgPort}`,
       connect_address: `127.0.0.1:${node.pgPort}`,
       data_dir: join(node.dir, 'data'),
-      bin_dir: PG_BIN,
+      bin_dir: pgBin(),
       pgpass: join(node.dir, 'pgpass'),
       authentication: {
         superuser: { username: 'postgres', password: 'postgres' },
