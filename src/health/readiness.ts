@@ -1,19 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { MIGRATIONS } from '../../migrations';
 import { Db } from '../db/db.service';
+import { lookReady, Readiness } from './readiness-probe';
 
-/** What GET /ready found: nothing missing, or what the instance still waits for. */
-export interface Readiness {
-  /** `database` when it did not answer in time; `primary` when it answered as a standby; `migration:<name>` per migration of this build not applied. */
-  missing: string[];
-}
-
-/**
- * Whether the server is a standby (in recovery: it takes no write), and the migrations
- * applied. A standby answers where the primary should (a failover in progress, a proxy
- * not yet moved): the instance is not ready, since every command would be refused.
- */
-const READY_SQL = 'SELECT pg_is_in_recovery() AS standby, ARRAY(SELECT name::text FROM migrations) AS names';
+export type { Readiness } from './readiness-probe';
 
 /** How long one readiness check may take, end to end (PostgreSQL cancels the statement a little earlier). */
 export const READY_TIMEOUT_MS = 1000;
@@ -58,19 +48,7 @@ export class ReadinessCheck {
     return Promise.race([shared, late]).finally(() => clearTimeout(timer));
   }
 
-  private async look(): Promise<Readiness> {
-    let applied: Set<string>;
-    let standby = false;
-    try {
-      const [row] = await this.db.probe(READY_SQL, READY_TIMEOUT_MS - 250);
-      standby = row.standby === true;
-      applied = new Set((row.names as unknown[]).map(String));
-    } catch (e) {
-      // No migrations table yet: nothing is applied. Anything else: the database did not answer.
-      if ((e as { code?: unknown }).code !== '42P01') return { missing: ['database'] };
-      applied = new Set();
-    }
-    const migrations = this.expected.filter((name) => !applied.has(name)).map((name) => `migration:${name}`);
-    return { missing: standby ? ['primary', ...migrations] : migrations };
+  private look(): Promise<Readiness> {
+    return lookReady(this.expected, (sql) => this.db.probe(sql, READY_TIMEOUT_MS - 250));
   }
 }
