@@ -14,8 +14,9 @@
 // the scorers pause and the test checks, against what the scorers saw acknowledged: every
 // acknowledged game is in the database exactly once, no game is there that was not
 // acknowledged, every session's statement sums to zero and gives each player exactly the
-// money of his acknowledged games, the read models equal a rebuild, and a reader that
-// followed GET /v1/events throughout missed no event of the log.
+// money of his acknowledged games, the read models equal a rebuild, and neither a reader
+// that followed GET /v1/events throughout nor a live stream (GET /v1/events/stream,
+// reconnecting with Last-Event-ID) missed an event of the log.
 //
 //   npm run cluster-test             the whole run (about 2 minutes)
 //   npm run cluster-test -- --short  the short run CI makes
@@ -24,12 +25,13 @@
 // 503, or a check fails. CLUSTER_KEEP=1 keeps the cluster's folder (logs) at the end.
 
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Api, moneyGame } from '../../bench/lib/api.mjs';
 import { ROOT, startApp } from '../../bench/lib/app.mjs';
 import { onCleanup, runMain } from '../../bench/lib/cleanup.mjs';
-import { HttpClient } from '../../bench/lib/http.mjs';
+import { HttpClient, onSseFrames } from '../../bench/lib/http.mjs';
 import { now, sleep } from '../../bench/lib/util.mjs';
 import { startCluster } from './cluster.mjs';
 
@@ -191,6 +193,46 @@ async function main() {
     }
   })();
 
+  // A live stream (GET /v1/events/stream) through instance A, as the club's screens and
+  // integrations follow it: when the stream ends (the instance lost the database, say) it
+  // reconnects with Last-Event-ID, and must miss nothing.
+  const streamed = [];
+  let streamLastId = null;
+  let streamStopped = false;
+  let streamReconnects = 0;
+  let streamRequest = null;
+  const streamUrl = new URL(apps[0].url);
+  const stream = (async () => {
+    while (!streamStopped) {
+      await new Promise((resolve) => {
+        const headers = { accept: 'text/event-stream', authorization: `Bearer ${owner.token}`, ...(streamLastId ? { 'last-event-id': streamLastId } : {}) };
+        streamRequest = http.get({ host: streamUrl.hostname, port: Number(streamUrl.port), path: '/v1/events/stream', headers, agent: false }, (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            res.on('end', resolve);
+            return;
+          }
+          onSseFrames(res, (frame) => {
+            const id = /^id: ?(.*)$/m.exec(frame)?.[1];
+            if (id === undefined) return;
+            streamLastId = id;
+            // The opening frame may carry the stream's place alone; an event has a type.
+            if (/^event: /m.test(frame)) streamed.push(id);
+          });
+          res.on('close', resolve);
+          res.on('error', resolve);
+        });
+        streamRequest.on('error', resolve);
+      });
+      if (!streamStopped) {
+        streamReconnects++;
+        await sleep(200);
+      }
+    }
+  })();
+  // The stream starts from the moment it opens: wait for its first frame before any write.
+  while (streamLastId === null) await sleep(20);
+
   const workers = tables.map((_, i) => scorer(i));
   await sleep(STEADY_MS);
 
@@ -246,14 +288,15 @@ async function main() {
   };
 
   const drainReader = async () => {
-    // The reader has caught up once two reads in a row bring nothing new.
+    // The reader and the stream have caught up once three looks in a row bring nothing new.
     let last = -1;
     let quiet = 0;
     while (quiet < 3) {
       await sleep(300);
-      if (seen.length === last) quiet++;
+      const now = seen.length + streamed.length;
+      if (now === last) quiet++;
       else quiet = 0;
-      last = seen.length;
+      last = now;
     }
   };
 
@@ -305,10 +348,24 @@ async function main() {
         after = page.nextCursor ?? page.items[page.items.length - 1].id;
       }
       if (missed) problems.push(`the live reader missed ${missed} of the log's ${total} events`);
+      // The stream: every event of the log after the first it received must have come.
+      const log = [];
+      after = null;
+      for (;;) {
+        const page = await owner.get(`/v1/events?limit=500${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+        for (const e of page.items) log.push(e.id);
+        if (page.items.length < 500) break;
+        after = page.nextCursor ?? page.items[page.items.length - 1].id;
+      }
+      const viaStream = new Set(streamed);
+      const first = log.findIndex((id) => viaStream.has(id));
+      const streamMissed = first < 0 ? log.length : log.slice(first).filter((id) => !viaStream.has(id)).length;
+      if (streamMissed) problems.push(`the stream missed ${streamMissed} events (it reconnected ${streamReconnects} times)`);
+      if (streamed.length !== viaStream.size) problems.push(`the stream sent ${streamed.length - viaStream.size} events twice`);
       if (seen.length !== got.size) problems.push(`the live reader received ${seen.length - got.size} events twice`);
       const finished = Number((await db.query("SELECT count(*) AS n FROM events WHERE club_id = $1 AND type = 'game.finished'", [clubId])).rows[0].n);
       if (finished !== acknowledged) problems.push(`${finished} game.finished events for ${acknowledged} acknowledged games`);
-      return { acknowledged, lost, doubled, events: total, missed, problems };
+      return { acknowledged, lost, doubled, events: total, missed, streamed: viaStream.size, streamMissed, streamReconnects, problems };
     } finally {
       await db.end();
     }
@@ -321,7 +378,8 @@ async function main() {
         `   written in the phase: ${f.acknowledged} acknowledged (${f.replayed} of them replays of a retried key), ${f.status503} answers 503 ${JSON.stringify(f.codes503)}, ${f.dropped} connections dropped, ${f.other5xx} other 5xx`,
         `   time without a primary: ${f.noPrimaryMs.toFixed(0)} ms; first acknowledged write ${f.firstWriteAfterMs.toFixed(0)} ms after the fault`,
         `   GET /ready while no primary answered: ${f.readyDuringGap.ready503} × 503, ${f.readyDuringGap.ready200} × 200`,
-        `   checked: ${c.acknowledged} acknowledged games so far, lost ${c.lost}, doubled ${c.doubled}; ${c.events} events, missed by the live reader ${c.missed}`,
+        `   checked: ${c.acknowledged} acknowledged games so far, lost ${c.lost}, doubled ${c.doubled}; ${c.events} events, missed by the live reader ${c.missed}; ` +
+          `${c.streamed} through the stream (reconnected ${c.streamReconnects} times), missed ${c.streamMissed}`,
         ...c.problems.map((p) => `   PROBLEM: ${p}`),
       ].join('\n'),
     );
@@ -366,6 +424,9 @@ async function main() {
   await Promise.all(workers);
   readerStopped = true;
   await reader;
+  streamStopped = true;
+  streamRequest?.destroy();
+  await stream;
 
   // Reads from a standby never older than the client's own last write: a game through one
   // instance, then at once the statement through the other with Prefer: replica and the
