@@ -29,7 +29,7 @@ import { attachConsumers } from './lib/consumers.mjs';
 import { MAIN, sampleRss, startApp } from './lib/app.mjs';
 import { onCleanup, runCleanup, runMain } from './lib/cleanup.mjs';
 import { embeddedStore, serverStore } from './lib/database.mjs';
-import { chouetteGame, recordAction, recordGame, recordGameLoad, settlement, startBaselines } from './lib/figures.mjs';
+import { chouetteGame, chouetteHistory, recordAction, recordGame, recordGameLoad, settlement, startBaselines } from './lib/figures.mjs';
 import { tournament } from './lib/tournament.mjs';
 import { boardStreams, recordGameWithBoards } from './lib/boards.mjs';
 import { history } from './lib/history.mjs';
@@ -231,6 +231,19 @@ async function main() {
     emit('record_action_rps', action.rps, 'req/s');
     emit('record_action_p99_ms', action.p99, 'ms');
     emit('record_action_non2xx', action.non2xx, 'count', 0);
+  }
+
+  // A chouette game at a table with 10 games behind it and with 1,000 (opt-in: it records ~4,000 games first).
+  if (optIn('chouette_history')) {
+    const ownerUrl = store.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${store.env.EMBEDDED_PG_PORT}/bgclub`;
+    const h = await chouetteHistory({ ...load, ownerUrl });
+    emit('chouette_game_at_10_rps', h.early.rps, 'req/s');
+    emit('chouette_game_at_10_p50_ms', h.early.p50, 'ms');
+    emit('chouette_game_at_1000_rps', h.late.rps, 'req/s');
+    emit('chouette_game_at_1000_p50_ms', h.late.p50, 'ms');
+    emit('chouette_game_history_ratio', h.late.p50 / h.early.p50, 'x', 2);
+    emit('chouette_table_updated_bytes', h.lastEventBytes, 'bytes', 0);
+    non2xx += h.early.non2xx + h.late.non2xx;
   }
 
   if (wanted('chouette_game')) {

@@ -3,10 +3,11 @@
 
 import { double, expectOk, finish, take } from './api.mjs';
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import { join } from 'node:path';
 import { ROOT, sampleRss } from './app.mjs';
 import { onCleanup } from './cleanup.mjs';
-import { HttpClient, runLoad } from './http.mjs';
+import { HttpClient, Recorder, runLoad } from './http.mjs';
 import { chouetteTable, seedSettlementSession } from './seed.mjs';
 import { log } from './util.mjs';
 
@@ -315,4 +316,72 @@ export async function startBaselines({ api, databaseUrl, connections = 16 }) {
     await stop();
     throw e;
   }
+}
+
+/**
+ * `chouette_history` (opt-in): does a chouette game cost more at a table with a long
+ * history? 4 connections, each at a chouette of its own of 8 players, record whole games
+ * (every member doubled and taking, box and captain winning in turn). Measured by count,
+ * not by time, so the history stays what it says: games 11 to 40 of each table, then
+ * games 1,001 to 1,030 (the games between are recorded unmeasured, as fast as the 4
+ * connections go). A warm-up on 4 other chouettes comes first. Answers both samples'
+ * rate and latency, and the size of the tables' last `table.updated` event (read on `ownerUrl`).
+ * @param {LoadOptions & { ownerUrl: string }} o
+ */
+export async function chouetteHistory({ api, warmupMs, ownerUrl }) {
+  const connections = 4;
+  const sample = 30;
+  const players = await api.players('History chouette player', 8 * connections);
+  const session = await api.session('History chouettes');
+  const tokens = await api.tabletKeys('History chouette tablet', connections);
+  const seat = async () => {
+    const chouettes = [];
+    for (let c = 0; c < connections; c++) chouettes.push(await api.chouette(session, players.slice(8 * c, 8 * c + 8)));
+    return { chouettes, tables: chouettes.map(chouetteTable), played: new Array(connections).fill(0) };
+  };
+  const playOne = async (set, c) => {
+    const { path, body, ok } = set.tables[c].next(set.played[c]++);
+    const r = await api.client.post(path, body, { token: tokens[c] });
+    if (r.ok) ok?.();
+    else await set.chouettes[c].resync(api);
+    return r;
+  };
+  /** Every table of `set` up to `n` games; answers the answers, when `timed`. */
+  const upTo = async (set, n, timed = false) => {
+    const started = performance.now();
+    const recorder = new Recorder();
+    await Promise.all(
+      set.chouettes.map(async (_, c) => {
+        while (set.played[c] < n) {
+          const r = await playOne(set, c);
+          if (timed) recorder.add(r);
+          else expectOk(r);
+        }
+      }),
+    );
+    return recorder.summary((performance.now() - started) / 1000);
+  };
+  // The warm-up: other chouettes, for warmupMs.
+  const warm = await seat();
+  const until = performance.now() + warmupMs;
+  while (performance.now() < until) await upTo(warm, warm.played[0] + 10);
+  const set = await seat();
+  await upTo(set, 10);
+  const early = await upTo(set, 10 + sample, true);
+  log(`chouette_history: games 11–${10 + sample}: p50 ${early.p50.toFixed(1)} ms, p99 ${early.p99.toFixed(1)} ms; recording up to 1,000 games per table…`);
+  await upTo(set, 1000);
+  const late = await upTo(set, 1000 + sample, true);
+  log(`chouette_history: games 1,001–${1000 + sample}: p50 ${late.p50.toFixed(1)} ms, p99 ${late.p99.toFixed(1)} ms`);
+  // The last table.updated's size, read in SQL (paging the API through thousands of them would cost more than the figure).
+  const db = new pg.Client({ connectionString: ownerUrl });
+  await db.connect();
+  let lastEventBytes = NaN;
+  try {
+    const r = await db.query("SELECT octet_length(data::text) AS n FROM events WHERE type = 'table.updated' ORDER BY tx DESC, seq DESC LIMIT 1");
+    lastEventBytes = Number(r.rows[0]?.n ?? NaN);
+  } finally {
+    await db.end();
+  }
+  for (const seats of set.chouettes) await seats.verify(api);
+  return { early, late, lastEventBytes };
 }
