@@ -56,11 +56,17 @@ describe('events written by every change', () => {
   };
 
   /** A table event's data is the table as GET answers it now. */
-  const expectTable = async (e: Ev, type: string, route: string, tableId: string, sessionId: string | null, key: Body) => {
+  /**
+   * A table's event: the table as its route answers it. A `table.updated` lists only the
+   * game the change concerns (`gameNo`; none for a change between games), so that it
+   * stays the same size however long the table's history.
+   */
+  const expectTable = async (e: Ev, type: string, route: string, tableId: string, sessionId: string | null, key: Body, gameNo: number | null = null) => {
     const kinds: Record<string, string> = { matches: 'match', 'money-games': 'money-game', chouettes: 'chouette' };
     expect(e).toMatchObject({ type, sessionId, subject: { kind: kinds[route], id: tableId } });
     expect(e.data).toMatchObject(key);
-    expect(e.data).toEqual((await c.get(`/v1/${route}/${tableId}`)).body);
+    const answered = (await c.get(`/v1/${route}/${tableId}`)).body as Body & { games: Array<{ gameNo: number }> };
+    expect(e.data).toEqual(type === 'table.updated' ? { ...answered, games: answered.games.filter((g) => g.gameNo === gameNo) } : answered);
   };
 
   /** `rating.changed` for each player, each as GET /v1/ratings lists him now. */
@@ -173,7 +179,7 @@ describe('events written by every change', () => {
     expect(end.map((e) => e.type)).toEqual(['game.started', 'game.finished', 'table.updated', 'rating.changed', 'rating.changed']);
     await expectGame(end[0], 'game.started', 'matches', M, 3, S, { status: 'finished', points: 4, winnerSide: 0 });
     await expectGame(end[1], 'game.finished', 'matches', M, 3, S, { status: 'finished', points: 4, winnerSide: 0 });
-    await expectTable(end[2], 'table.updated', 'matches', M, S, { status: 'finished', winnerSide: 0, currentGameNo: null });
+    await expectTable(end[2], 'table.updated', 'matches', M, S, { status: 'finished', winnerSide: 0, currentGameNo: null }, (end[0].data as { gameNo: number }).gameNo);
     await expectRatings(end.slice(3), S, [A, B], { experience: 5, matches: 1 });
     expect((end[3].data.rating as number) > 1500 && (end[4].data.rating as number) < 1500).toBe(true);
 
@@ -182,7 +188,7 @@ describe('events written by every change', () => {
     const voided = await fresh();
     expect(voided.map((e) => e.type)).toEqual(['game.voided', 'table.updated', 'rating.changed', 'rating.changed']);
     await expectGame(voided[0], 'game.voided', 'matches', M, 3, S, { status: 'voided', voided: expect.objectContaining({ reason: 'misrecorded' }) });
-    await expectTable(voided[1], 'table.updated', 'matches', M, S, { status: 'in-progress', score: [2, 1], winnerSide: null });
+    await expectTable(voided[1], 'table.updated', 'matches', M, S, { status: 'in-progress', score: [2, 1], winnerSide: null }, (voided[0].data as { gameNo: number }).gameNo);
     await expectRatings(voided.slice(2), S, [A, B], { rating: 1500, experience: 0, matches: 0 });
   });
 
@@ -227,18 +233,26 @@ describe('events written by every change', () => {
     const stop = await fresh();
     expect(stop.map((e) => e.type)).toEqual(['game.started', 'game.finished', 'table.updated']);
     await expectGame(stop[1], 'game.finished', 'money-games', G, 3, S, { status: 'finished', points: 2 });
-    await expectTable(stop[2], 'table.updated', 'money-games', G, S, {
-      status: 'finished',
-      netMinor: { [C]: 300, [D]: -300 },
-      currentGameNo: null,
-      games: [1, 2, 3].map((gameNo) => expect.objectContaining({ gameNo, variant: 'backgammon' })),
-    });
+    await expectTable(
+      stop[2],
+      'table.updated',
+      'money-games',
+      G,
+      S,
+      {
+        status: 'finished',
+        netMinor: { [C]: 300, [D]: -300 },
+        currentGameNo: null,
+        games: [expect.objectContaining({ gameNo: 3, variant: 'backgammon' })],
+      },
+      3,
+    );
 
     ok(await c.post(`/v1/money-games/${G}/games/3/void`, { reason: 'wrong table' }), 200);
     const reopened = await fresh();
     expect(reopened.map((e) => e.type)).toEqual(['game.voided', 'table.updated']);
     await expectGame(reopened[0], 'game.voided', 'money-games', G, 3, S, { status: 'voided' });
-    await expectTable(reopened[1], 'table.updated', 'money-games', G, S, { status: 'in-progress', netMinor: { [C]: 100, [D]: -100 } });
+    await expectTable(reopened[1], 'table.updated', 'money-games', G, S, { status: 'in-progress', netMinor: { [C]: 100, [D]: -100 } }, (reopened[0].data as { gameNo: number }).gameNo);
   });
 
   it('a table of another variant stops at its lead: its games listed with their variant', async () => {
@@ -250,7 +264,15 @@ describe('events written by every change', () => {
     const stop = await fresh();
     expect(stop.map((e) => e.type)).toEqual(['game.started', 'game.finished', 'table.updated']);
     await expectGame(stop[1], 'game.finished', 'money-games', G, 1, S, { variant: 'portes', points: 2, winnerSide: 1 });
-    await expectTable(stop[2], 'table.updated', 'money-games', G, S, { status: 'finished', variant: 'portes', games: [expect.objectContaining({ variant: 'portes', points: 2 })] });
+    await expectTable(
+      stop[2],
+      'table.updated',
+      'money-games',
+      G,
+      S,
+      { status: 'finished', variant: 'portes', games: [expect.objectContaining({ variant: 'portes', points: 2 })] },
+      (stop[0].data as { gameNo: number }).gameNo,
+    );
   });
 
   it('a chouette: created, rotated after a game, joined, left, its seats restored by a void; a partner taken at a start', async () => {
@@ -266,7 +288,7 @@ describe('events written by every change', () => {
     expect(rotated.map((e) => e.type)).toEqual(['game.started', 'game.finished', 'table.updated']);
     await expectGame(rotated[0], 'game.started', 'chouettes', H, 1, S, { status: 'finished', winnerSide: 0 });
     await expectGame(rotated[1], 'game.finished', 'chouettes', H, 1, S, { status: 'finished', winnerSide: 0 });
-    await expectTable(rotated[2], 'table.updated', 'chouettes', H, S, { box: A, captain: C, team: [C, D, B], currentGameNo: null });
+    await expectTable(rotated[2], 'table.updated', 'chouettes', H, S, { box: A, captain: C, team: [C, D, B], currentGameNo: null }, (rotated[0].data as { gameNo: number }).gameNo);
 
     ok(await c.post(`/v1/chouettes/${H}/players`, { playerId: E }), 201);
     const [joined] = await fresh();
@@ -280,7 +302,7 @@ describe('events written by every change', () => {
     const restored = await fresh();
     expect(restored.map((e) => e.type)).toEqual(['game.voided', 'table.updated']);
     await expectGame(restored[0], 'game.voided', 'chouettes', H, 1, S, { status: 'voided' });
-    await expectTable(restored[1], 'table.updated', 'chouettes', H, S, { box: A, captain: B, team: [B, C, D] });
+    await expectTable(restored[1], 'table.updated', 'chouettes', H, S, { box: A, captain: B, team: [B, C, D] }, (restored[0].data as { gameNo: number }).gameNo);
 
     // R5.9: three seated, partnerFrom 3: the game starts with a partner for the box, which the
     // chouette shows while it is played; abandoned, it shows its seats without one again.
@@ -292,12 +314,12 @@ describe('events written by every change', () => {
     const partnered = await fresh();
     expect(partnered.map((e) => e.type)).toEqual(['game.started', 'table.updated']);
     await expectGame(partnered[0], 'game.started', 'chouettes', P, 1, S, { status: 'in-progress' });
-    await expectTable(partnered[1], 'table.updated', 'chouettes', P, S, { box: A, partner: C, team: [B], currentGameNo: 1 });
+    await expectTable(partnered[1], 'table.updated', 'chouettes', P, S, { box: A, partner: C, team: [B], currentGameNo: 1 }, 1);
     ok(await c.post(`/v1/chouettes/${P}/games/1/abandon`, {}), 200);
     const back = await fresh();
     expect(back.map((e) => e.type)).toEqual(['game.abandoned', 'table.updated']);
     await expectGame(back[0], 'game.abandoned', 'chouettes', P, 1, S, { status: 'abandoned' });
-    await expectTable(back[1], 'table.updated', 'chouettes', P, S, { box: A, partner: null, team: [B, C], currentGameNo: null });
+    await expectTable(back[1], 'table.updated', 'chouettes', P, S, { box: A, partner: null, team: [B, C], currentGameNo: null }, 1);
   });
 
   it('a table without a session: its events have no session; a Crawford game ends the match', async () => {
@@ -318,12 +340,21 @@ describe('events written by every change', () => {
       ['rating.changed', null],
     ]);
     await expectGame(evs[4], 'game.finished', 'matches', id, 2, null, { crawford: true, points: 1, winnerSide: 1 });
-    await expectTable(evs[5], 'table.updated', 'matches', id, null, {
-      status: 'finished',
-      winnerSide: 1,
-      score: [0, 3],
-      games: [expect.objectContaining({ gameNo: 1, crawford: false }), expect.objectContaining({ gameNo: 2, crawford: true })],
-    });
+    await expectTable(
+      evs[5],
+      'table.updated',
+      'matches',
+      id,
+      null,
+      {
+        status: 'finished',
+        winnerSide: 1,
+        score: [0, 3],
+        // Only the game that ended it: GET the match for game 1 too.
+        games: [expect.objectContaining({ gameNo: 2, crawford: true })],
+      },
+      2,
+    );
     await expectRatings(evs.slice(6), null, [D, E], { experience: 3, matches: 1 });
   });
 

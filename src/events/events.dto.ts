@@ -77,7 +77,8 @@ export class EventDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'The resource after the change, as the API answers it (the player, the table, the game, the payment, the session).',
+    description:
+      "The resource after the change, as the API answers it (the player, the table, the game, the payment, the session). One exception keeps every event small: a `table.updated` event's `games` lists only the game the change concerns (none for a change between games: seats, a penalty, a forfeit); GET the table for all its games.",
   })
   data: unknown;
 }

@@ -44,7 +44,7 @@ export interface NewEvent {
   type: EventType;
   sessionId: string | null;
   subject: { kind: SubjectKind; id: string };
-  /** The resource after the change, as the API answers it (the game, the table, the payment…). */
+  /** The resource after the change, as the API answers it (the game, the table, the payment…; a `table.updated` lists only the game it concerns). */
   data: unknown;
 }
 

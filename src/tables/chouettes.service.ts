@@ -14,7 +14,7 @@ import { ChouetteDto, CreateChouetteDto, JoinChouetteDto } from './chouette.dto'
 import { newChouette } from './engines';
 import { assertPlayersInClub, SessionGate } from './table-context';
 import { Outbox } from '../outbox/outbox';
-import { tableEvent } from './table-events';
+import { tableEvent, tableUpdated } from './table-events';
 import { chouetteView, TableView } from './table-views';
 import { newTableRow } from './table.entity';
 import { ChouetteTableRow } from './stored-state';
@@ -84,7 +84,7 @@ export class ChouettesService {
   /** The chouette as answered after a change of its seats, announced as `table.updated` with the COMMIT. */
   private updated(tx: Tx, t: ChouetteTableRow, view: TableView): ChouetteDto {
     const chouette = this.dtoOf(t, view);
-    this.outbox.emit(tx, t.clubId, tableEvent('table.updated', t, chouette));
+    this.outbox.emit(tx, t.clubId, tableUpdated(t, chouette, null));
     return chouette;
   }
 

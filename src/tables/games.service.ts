@@ -36,7 +36,7 @@ import { SessionGate } from './table-context';
 import { Outbox } from '../outbox/outbox';
 import type { NewEvent } from '../outbox/event-types';
 import { RatingChange, ratingEvents, RatingsService } from '../ratings';
-import { gameEvents, gamesWith, netsWith, tableEvent, tableFace } from './table-events';
+import { gameEvents, gamesWith, netsWith, tableFace, tableUpdated } from './table-events';
 import { gameSummary, tableView, TableView } from './table-views';
 import { decodeGame, gameVariantOf, toDomainAction, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, MatchDto, MoneyGameDto, StartGameDto, VoidDto } from './tables.dto';
@@ -352,7 +352,7 @@ export class GamesService {
       chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
     }
     // The table as answered after the void (read now, before the writes); announced when a client sees it change.
-    const view: TableView = { ...(await this.tables.view(tx, t)), currency: session?.currency ?? null };
+    const view: TableView = { ...(await this.tables.view(tx, t, t.kind !== 'chouette')), currency: session?.currency ?? null };
     const changed = tableFace(t, null) !== before;
     // The writes, with the COMMIT.
     const posted = session ? await this.ledger.post(tx, auth.clubId, session, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
@@ -481,7 +481,9 @@ export class GamesService {
    */
   private async viewIfChanged(tx: Tx, t: StoredTable, before: string, current: StoredGame | null, session: SessionEntity | null): Promise<TableView | null> {
     if (tableFace(t, current) === before) return null;
-    return { ...(await this.tables.view(tx, t)), currency: session?.currency ?? null };
+    // A chouette's answer does not derive from its games, and its event lists only this
+    // one: its other games are not read (a match's score and a money table's points are).
+    return { ...(await this.tables.view(tx, t, t.kind !== 'chouette')), currency: session?.currency ?? null };
   }
 
   /**
@@ -493,7 +495,7 @@ export class GamesService {
     if (view) {
       const games = gamesWith(view.games, gameSummary(game));
       const data = tableView(t, { games, nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, game.status === 'in-progress' ? game : null);
-      events.push(tableEvent('table.updated', t, data));
+      events.push(tableUpdated(t, data, game.gameNo));
     }
     if (rating) events.push(...ratingEvents(t.sessionId, rating));
     // What followed the match's end (a tournament's draw), after the match's own events.

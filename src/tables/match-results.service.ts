@@ -19,7 +19,7 @@ import { GameStats } from './game-stats';
 import { GamesService, stateOf } from './games.service';
 import { decodeGame, MatchTableRow, StoredGame } from './stored-state';
 import { SessionGate } from './table-context';
-import { gameEvents, gamesWith, tableEvent } from './table-events';
+import { gameEvents, gamesWith, tableUpdated } from './table-events';
 import { gameSummary, matchView } from './table-views';
 import type { ArrivalDto, ForfeitDto, MatchDto, PenaltyDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
@@ -233,7 +233,7 @@ export class MatchResultsService {
     const saved = this.tables.save(tx, t);
     const match = matchView(saved, shown, currency);
     // The change is the table's (R3.6, R3.9, R6.3); a match it ends or reopens rates or unrates its players (R7.1).
-    events.push(tableEvent('table.updated', t, match), ...(change.rating ? ratingEvents(t.sessionId, change.rating) : []), ...hookEvents);
+    events.push(tableUpdated(t, match, abandoned?.gameNo ?? null), ...(change.rating ? ratingEvents(t.sessionId, change.rating) : []), ...hookEvents);
     this.outbox.emit(tx, t.clubId, ...events);
     return match;
   }

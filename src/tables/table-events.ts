@@ -23,6 +23,16 @@ export function tableEvent(type: Extract<EventType, 'table.created' | 'table.upd
   return { type, sessionId: t.sessionId, subject: { kind: ROUTE_KINDS[t.kind], id: t.id }, data };
 }
 
+/**
+ * `table.updated`: the table as its route answers it, but for its `games`, which list only
+ * the game the change concerns (`gameNo`; none for a change between games: seats, a
+ * penalty, a forfeit). The event stays the same size however long the table's history;
+ * GET the table for every game.
+ */
+export function tableUpdated<T extends { games: GameSummaryDto[] }>(t: StoredTable, data: T, gameNo: number | null): NewEvent {
+  return tableEvent('table.updated', t, { ...data, games: data.games.filter((g) => g.gameNo === gameNo) });
+}
+
 /** The events of one game command, in order, all carrying the game as it is after the command. */
 export function gameEvents(types: Array<Extract<EventType, `game.${string}`>>, t: StoredTable, game: GameDto): NewEvent[] {
   const data: GameEventData = { ...game, tableId: t.id, tableKind: ROUTE_KINDS[t.kind] };

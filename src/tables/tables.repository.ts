@@ -101,8 +101,10 @@ export interface TableWithView<K extends TableKind> {
  * subqueries run once per row, each by its table's keys): `games` (the summaries, in
  * order), `nets` (money games and chouettes) and `players` (chouettes).
  */
-function viewColumns(kind: TableKind, club: string, id: string): string {
-  const games = `(SELECT coalesce(json_agg(json_build_object('game_no', g.game_no, 'status', g.status, 'variant', g.setup->'variant', 'doubling', g.setup->'doubling',
+function viewColumns(kind: TableKind, club: string, id: string, withGames = true): string {
+  const games = !withGames
+    ? `'[]'::json`
+    : `(SELECT coalesce(json_agg(json_build_object('game_no', g.game_no, 'status', g.status, 'variant', g.setup->'variant', 'doubling', g.setup->'doubling',
                    'result', g.result, 'points', g.points, 'winner_side', g.winner_side, 'started_at', g.started_at, 'ended_at', g.ended_at) ORDER BY g.game_no), '[]'::json)
               FROM games g WHERE g.club_id = ${club} AND g.table_id = ${id})`;
   const nets =
@@ -322,9 +324,10 @@ export class TablesRepository implements SessionTables {
    * setup and action log), each party's net at the table (received − paid, voids
    * included, the sums LedgerRepository.tableNets makes; money games and
    * chouettes) and everyone who sat there (chouettes). A command reads it before its writes.
+   * `withGames` false: no games (`[]`), for an answer that does not show them.
    */
-  async view(tx: Reads, t: StoredTable): Promise<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> {
-    const found = await tx.maybeOne(`SELECT ${viewColumns(t.kind, '$1', '$2')}`, [t.clubId, t.id], decodeViewColumns, { prepare: true });
+  async view(tx: Reads, t: StoredTable, withGames = true): Promise<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> {
+    const found = await tx.maybeOne(`SELECT ${viewColumns(t.kind, '$1', '$2', withGames)}`, [t.clubId, t.id], decodeViewColumns, { prepare: true });
     if (!found) throw new RowDecodeError('view', 'row', null);
     return found;
   }
