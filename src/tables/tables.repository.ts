@@ -110,12 +110,12 @@ function viewColumns(kind: TableKind, club: string, id: string, withGames = true
   const nets =
     kind === 'match'
       ? `'{}'::json`
-      : // One pass over the table's entries: each is + to its receiver and − to its payer.
-        `(SELECT coalesce(json_object_agg(n.party, n.net::text), '{}'::json) FROM (
-           SELECT x.party, sum(x.amount) AS net
-           FROM ledger_entries l CROSS JOIN LATERAL (VALUES (l.to_party, l.amount_minor), (l.from_party, -l.amount_minor)) AS x(party, amount)
-           WHERE l.club_id = ${club} AND l.table_id = ${id}
-           GROUP BY x.party) n)`;
+      : `(SELECT coalesce(json_object_agg(n.party, n.net::text), '{}'::json) FROM (
+           SELECT x.party, sum(x.amount) AS net FROM (
+             SELECT l.to_party AS party, l.amount_minor AS amount FROM ledger_entries l WHERE l.club_id = ${club} AND l.table_id = ${id}
+             UNION ALL
+             SELECT l.from_party, -l.amount_minor FROM ledger_entries l WHERE l.club_id = ${club} AND l.table_id = ${id}
+           ) x GROUP BY x.party) n)`;
   const players =
     kind === 'chouette'
       ? `(SELECT coalesce(json_agg(tp.player_id ORDER BY tp.player_id), '[]'::json) FROM table_players tp WHERE tp.club_id = ${club} AND tp.table_id = ${id})`
