@@ -187,7 +187,7 @@ export class Recorder {
  * @param {number | string} pid
  * @returns {{ comm: string, ownMs: number, reapedMs: number } | null}
  */
-function cpuTimes(pid) {
+export function cpuTimes(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // utime, stime, cutime, cstime: fields 14–17 of stat(5), after the name in parentheses.

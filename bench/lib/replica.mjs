@@ -9,47 +9,24 @@
 // and latency, the write rate beside it, and the CPU the primary's and the standbys'
 // PostgreSQL processes spent meanwhile (% of one core).
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { startCluster } from '../../test/cluster/cluster.mjs';
 import { Api, moneyGame } from './api.mjs';
 import { startApp } from './app.mjs';
 import { onCleanup } from './cleanup.mjs';
-import { HttpClient, Recorder, runLoad } from './http.mjs';
+import { cpuTimes, HttpClient, Recorder, runLoad } from './http.mjs';
 import { seedSettlementSession } from './seed.mjs';
 import { log } from './util.mjs';
 
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
-
-/** CPU (ms) of one process: its own, and that of its children it has reaped. */
-function processCpuMs(pid, withReaped) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14–17 of stat (utime, stime, cutime, cstime): indexes 11–14 after the name.
-    const own = Number(f[11]) + Number(f[12]);
-    const reaped = withReaped ? Number(f[13]) + Number(f[14]) : 0;
-    return (own + reaped) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU (ms) of a node's PostgreSQL: the postmaster (with the backends it reaped) and its live children. */
-function nodeCpuMs(node) {
-  const pidFile = join(node.dir, 'data', 'postmaster.pid');
-  if (!existsSync(pidFile)) return 0;
-  const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  let children = [];
-  try {
-    children = execFileSync('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean);
-  } catch {
-    // none
-  }
-  return processCpuMs(postmaster, true) + children.reduce((s, pid) => s + processCpuMs(pid, false), 0);
+/**
+ * CPU (ms) of a node's PostgreSQL: the postmaster with the backends it reaped, and its
+ * live children.
+ * @param {import('../../test/cluster/cluster.mjs').Cluster} cluster
+ */
+function nodeCpuMs(cluster, node) {
+  const [postmaster, ...children] = cluster.postgresPids(node);
+  if (postmaster === undefined) return 0;
+  const main = cpuTimes(postmaster);
+  return (main ? main.ownMs + main.reapedMs : 0) + children.reduce((sum, pid) => sum + (cpuTimes(pid)?.ownMs ?? 0), 0);
 }
 
 /**
@@ -90,7 +67,7 @@ export async function settlementFromStandby({ adminToken, warmupMs, durationMs, 
       for (const mode of modes) {
         const t = totals.get(mode.name);
         const leader = await primaryNode();
-        const before = cluster.nodes.map((n) => [n.name, nodeCpuMs(n)]);
+        const before = cluster.nodes.map((n) => [n.name, nodeCpuMs(cluster, n)]);
         const startedAt = performance.now();
         let writes = 0;
         const s = await runLoad({
@@ -112,7 +89,7 @@ export async function settlementFromStandby({ adminToken, warmupMs, durationMs, 
             }
           },
         });
-        const after = new Map(cluster.nodes.map((n) => [n.name, nodeCpuMs(n)]));
+        const after = new Map(cluster.nodes.map((n) => [n.name, nodeCpuMs(cluster, n)]));
         t.wallMs += performance.now() - startedAt;
         for (const [name, cpu] of before) {
           const used = (after.get(name) ?? cpu) - cpu;

@@ -27,9 +27,13 @@ export function isDatabaseUnavailable(e: unknown): boolean {
  * COMMIT sent after it in the same message did not happen. Nothing was written.
  */
 export function isReadOnlyRefusal(e: unknown): boolean {
-  const err = e as { code?: unknown; driverError?: unknown };
-  if (err?.driverError) return isReadOnlyRefusal(err.driverError);
-  return err?.code === '25006';
+  return sqlStateOf(e) === '25006';
+}
+
+/** The SQLSTATE (or driver code) of a failure: the driver's error's, when it came wrapped (StatementFailed, TypeORM's errors). */
+export function sqlStateOf(e: unknown): string | undefined {
+  const err = e as { code?: string; driverError?: { code?: string } };
+  return err?.driverError?.code ?? err?.code;
 }
 
 /** A connection that failed before the statement could be sent: nothing of it reached the server. */

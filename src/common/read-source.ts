@@ -43,12 +43,12 @@ export function prefersReplica(prefer: HeaderValue): boolean {
 export function readSource(headers: ReadHeaders): ReadSource | null {
   if (!prefersReplica(headers.prefer)) return null;
   const raw = headers['consistency-token'];
-  const token = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  if (token === undefined || token.trim() === '') return { atLeast: null };
-  if (!LSN.test(token.trim())) {
+  const token = (Array.isArray(raw) ? raw[raw.length - 1] : raw)?.trim() ?? '';
+  if (token === '') return { atLeast: null };
+  if (!LSN.test(token)) {
     throw new ApiError(ErrorCode.VALIDATION_FAILED, 'Consistency-Token must be the token a write answered (a WAL position such as 0/16B3748).');
   }
-  return { atLeast: token.trim().toUpperCase() };
+  return { atLeast: token.toUpperCase() };
 }
 
 /** After the read: `Preference-Applied: replica` when a standby answered, and the headers that chose it in Vary. */

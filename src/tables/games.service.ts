@@ -37,7 +37,7 @@ import { Outbox } from '../outbox/outbox';
 import type { NewEvent } from '../outbox/event-types';
 import { RatingChange, ratingEvents, RatingsService } from '../ratings';
 import { gameEvents, gamesWith, netsWith, tableFace, tableUpdated } from './table-events';
-import { gameSummary, tableView, TableView } from './table-views';
+import { answerDerivesFromGames, gameSummary, tableView, TableView } from './table-views';
 import { decodeGame, gameVariantOf, toDomainAction, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
 import { ActionDto, GameDto, MatchDto, MoneyGameDto, StartGameDto, VoidDto } from './tables.dto';
 import type { ChouetteDto } from './chouette.dto';
@@ -352,7 +352,7 @@ export class GamesService {
       chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
     }
     // The table as answered after the void (read now, before the writes); announced when a client sees it change.
-    const view: TableView = { ...(await this.tables.view(tx, t, t.kind !== 'chouette')), currency: session?.currency ?? null };
+    const view: TableView = { ...(await this.tables.view(tx, t, answerDerivesFromGames(t.kind))), currency: session?.currency ?? null };
     const changed = tableFace(t, null) !== before;
     // The writes, with the COMMIT.
     const posted = session ? await this.ledger.post(tx, auth.clubId, session, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
@@ -481,9 +481,7 @@ export class GamesService {
    */
   private async viewIfChanged(tx: Tx, t: StoredTable, before: string, current: StoredGame | null, session: SessionEntity | null): Promise<TableView | null> {
     if (tableFace(t, current) === before) return null;
-    // A chouette's answer does not derive from its games, and its event lists only this
-    // one: its other games are not read (a match's score and a money table's points are).
-    return { ...(await this.tables.view(tx, t, t.kind !== 'chouette')), currency: session?.currency ?? null };
+    return { ...(await this.tables.view(tx, t, answerDerivesFromGames(t.kind))), currency: session?.currency ?? null };
   }
 
   /**

@@ -12,7 +12,7 @@ import { minorFromDb } from '../ledger';
 import type { MatchScore } from '../domain/match';
 import { chouetteSeatsShown, moneyPointsTotal, penaltiesOf, scoreOf, standingForfeit, standingPenalties } from './engines';
 import type { ChouetteDto } from './chouette.dto';
-import { ChouetteTableRow, decodeGame, gameVariantOf, isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable } from './stored-state';
+import { ChouetteTableRow, decodeGame, gameVariantOf, isCrawfordGame, MatchTableRow, MoneyTableRow, StoredGame, StoredTable, TableKind } from './stored-state';
 import type { GameSummaryDto, MatchDto, MatchEndDto, MoneyGameDto } from './tables.dto';
 
 /** What a table's answer reads besides its row (`nets` and `players` only where its kind shows them). */
@@ -158,6 +158,13 @@ export function chouetteView(t: ChouetteTableRow, view: TableView, current: Stor
     updatedAt: t.updatedAt.toISOString(),
   };
 }
+
+/**
+ * Whether a kind's answer is derived from its games (a match's score, a money table's
+ * points): a chouette's is not, so a command that announces it after a game need not read
+ * its other games (its `table.updated` lists only the game concerned).
+ */
+export const answerDerivesFromGames = (kind: TableKind): boolean => kind !== 'chouette';
 
 /** Any table as its route answers it (`current`: its game in progress, if any). */
 export function tableView(t: StoredTable, view: TableView, current: StoredGame | null): MatchDto | MoneyGameDto | ChouetteDto {

@@ -58,7 +58,7 @@ function idsOf(user) {
   return { uid, gid };
 }
 
-/** GET on a Patroni REST API: the status and the parsed body (null when nothing answers). */
+/** GET on a Patroni REST API (or etcd's): the status and the parsed body (status 0 when nothing answers). */
 export function patroniGet(port, path, timeoutMs = 1000) {
   return new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path, timeout: timeoutMs, agent: false }, (res) => {
@@ -158,7 +158,7 @@ export async function startCluster({ nodes: nodeCount = 3, onCreated = (_cluster
         { logFile: join(dir, 'etcd.log'), owner, env: {} },
       ),
     );
-    await waitFor('etcd', () => httpOk(etcdClient, '/health'), 20_000, join(dir, 'etcd.log'));
+    await waitFor('etcd', async () => (await patroniGet(etcdClient, '/health')).status === 200, 20_000, join(dir, 'etcd.log'));
 
     for (let i = 1; i <= nodeCount; i++) {
       const node = { name: `pg${i}`, pgPort: await freePort(), restPort: await freePort(), dir: join(dir, `pg${i}`) };
@@ -309,16 +309,6 @@ server_login_retry = 1
 server_idle_timeout = 3
 `;
 }
-
-const httpOk = (port, path) =>
-  new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path, timeout: 1000, agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-  });
 
 /** Whether a PostgreSQL (or a proxy to one) on `port` answers a query. */
 async function pgAnswers(port) {

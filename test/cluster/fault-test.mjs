@@ -333,30 +333,19 @@ async function main() {
       const { rebuildReadModels } = await import(join(ROOT, 'dist', 'src', 'player-stats', 'rebuild.js'));
       const diffs = await rebuildReadModels({ query: async (text, values) => (await db.query(text, values)).rows }, clubId, 'check');
       for (const d of diffs.slice(0, 5)) problems.push(`read model: ${d}`);
-      // The event log, read whole now, against what the live reader received.
-      const got = new Set(seen);
-      let missed = 0;
-      let after = null;
-      let total = 0;
-      for (;;) {
-        const page = await owner.get(`/v1/events?limit=500${after ? `&after=${encodeURIComponent(after)}` : ''}`);
-        for (const e of page.items) {
-          total++;
-          if (!got.has(e.id)) missed++;
-        }
-        if (page.items.length < 500) break;
-        after = page.nextCursor ?? page.items[page.items.length - 1].id;
-      }
-      if (missed) problems.push(`the live reader missed ${missed} of the log's ${total} events`);
-      // The stream: every event of the log after the first it received must have come.
+      // The event log, read whole now (once), against what the live reader and the stream received.
       const log = [];
-      after = null;
-      for (;;) {
+      for (let after = null; ;) {
         const page = await owner.get(`/v1/events?limit=500${after ? `&after=${encodeURIComponent(after)}` : ''}`);
         for (const e of page.items) log.push(e.id);
         if (page.items.length < 500) break;
         after = page.nextCursor ?? page.items[page.items.length - 1].id;
       }
+      const total = log.length;
+      const got = new Set(seen);
+      const missed = log.filter((id) => !got.has(id)).length;
+      if (missed) problems.push(`the live reader missed ${missed} of the log's ${total} events`);
+      // The stream: every event of the log after the first it received must have come.
       const viaStream = new Set(streamed);
       const first = log.findIndex((id) => viaStream.has(id));
       const streamMissed = first < 0 ? log.length : log.slice(first).filter((id) => !viaStream.has(id)).length;
