@@ -3086,9 +3086,15 @@ export interface components {
             stats: components["schemas"]["PlayerStatsDto"];
             /** @description The same finished games split by variant (R8.9), backgammon first, then in the order of the variants list; only the variants the player has played. A draw counts as played, neither won nor lost. */
             statsByVariant: components["schemas"]["VariantStatsDto"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When his version last went up.
+             */
             updatedAt: string;
-            /** @example 1 */
+            /**
+             * @description Goes up with every change of what `GET /v1/players/{id}` shows: his fields, his rating, and his statistics and money (every game, match and posting he is in). Also the ETag; send it as If-Match.
+             * @example 1
+             */
             version: number;
         };
         PlayerDto: {
@@ -3108,9 +3114,15 @@ export interface components {
              * @example 1500
              */
             rating: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When his version last went up.
+             */
             updatedAt: string;
-            /** @example 1 */
+            /**
+             * @description Goes up with every change of what `GET /v1/players/{id}` shows: his fields, his rating, and his statistics and money (every game, match and posting he is in). Also the ETag; send it as If-Match.
+             * @example 1
+             */
             version: number;
         };
         PlayerPage: {
@@ -4257,7 +4269,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4518,7 +4530,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -4651,7 +4663,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -5381,7 +5393,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -5576,7 +5588,7 @@ export interface operations {
                 playerId?: string;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -5788,7 +5800,7 @@ export interface operations {
                 since?: string;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -6187,7 +6199,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -6657,7 +6669,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -7140,7 +7152,7 @@ export interface operations {
                 status?: "in-progress" | "finished";
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -7614,7 +7626,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -7842,7 +7854,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -8360,7 +8372,7 @@ export interface operations {
             header?: {
                 /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
                 "If-Match"?: string;
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -10336,7 +10348,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -11073,7 +11085,7 @@ export interface operations {
                 types?: string;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -11478,7 +11490,7 @@ export interface operations {
                 status?: "in-progress" | "finished";
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -11931,7 +11943,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -12986,7 +12998,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -13504,7 +13516,7 @@ export interface operations {
             header?: {
                 /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
                 "If-Match"?: string;
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -15520,7 +15532,7 @@ export interface operations {
                 status?: "in-progress" | "finished";
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -15994,7 +16006,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -16222,7 +16234,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -16740,7 +16752,7 @@ export interface operations {
             header?: {
                 /** @description The `version` you last read, as `"<version>"`; 412 when it is no longer current. */
                 "If-Match"?: string;
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -18159,7 +18171,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -18610,7 +18622,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -19143,7 +19155,7 @@ export interface operations {
                 to?: string;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -19378,7 +19390,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -19572,7 +19584,7 @@ export interface operations {
                 status?: "open" | "closed";
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -20025,7 +20037,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -20818,7 +20830,7 @@ export interface operations {
             header?: {
                 /** @description With `Prefer: replica`: the Consistency-Token of your last write; the standby that answers has it. 400 VALIDATION_FAILED when it is not one this API gave out. */
                 "Consistency-Token"?: string;
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
                 /** @description `replica`: the answer may come from a standby (DATABASE_REPLICA_URL), to spare the primary; never older than the Consistency-Token sent with it. A standby that lags more than 250 ms behind it, or none at all, leaves the read to the primary. */
                 Prefer?: string;
@@ -21061,7 +21073,7 @@ export interface operations {
                 party?: string;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -21275,7 +21287,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -21775,7 +21787,7 @@ export interface operations {
             header?: {
                 /** @description With `Prefer: replica`: the Consistency-Token of your last write; the standby that answers has it. 400 VALIDATION_FAILED when it is not one this API gave out. */
                 "Consistency-Token"?: string;
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
                 /** @description `replica`: the answer may come from a standby (DATABASE_REPLICA_URL), to spare the primary; never older than the Consistency-Token sent with it. A standby that lags more than 250 ms behind it, or none at all, leaves the read to the primary. */
                 Prefer?: string;
@@ -22033,7 +22045,7 @@ export interface operations {
             header?: {
                 /** @description With `Prefer: replica`: the Consistency-Token of your last write; the standby that answers has it. 400 VALIDATION_FAILED when it is not one this API gave out. */
                 "Consistency-Token"?: string;
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
                 /** @description `replica`: the answer may come from a standby (DATABASE_REPLICA_URL), to spare the primary; never older than the Consistency-Token sent with it. A standby that lags more than 250 ms behind it, or none at all, leaves the read to the primary. */
                 Prefer?: string;
@@ -22267,7 +22279,7 @@ export interface operations {
                 sessionId?: string;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -22720,7 +22732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -22931,7 +22943,7 @@ export interface operations {
                 status?: "open" | "running" | "finished";
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -23384,7 +23396,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -25000,7 +25012,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -25451,7 +25463,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -26235,7 +26247,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same. */
+                /** @description The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same. */
                 "If-None-Match"?: string;
             };
             path: {

@@ -174,16 +174,21 @@ describe('operations: readiness, metrics, conditional GETs', () => {
       expect(changed.body.items.map((p: { name: string }) => p.name)).toContain('Newcomer');
     });
 
-    it('errors and writes get no ETag and never a 304; a version ETag (If-Match) is always answered whole', async () => {
+    it('errors and writes get no ETag and never a 304; a version ETag (If-Match) answers 304 while the version is the same', async () => {
       const missing = await t.http().get('/v1/players/0b7c2f64-5d7e-4a55-9a43-2b1c1f0e9d11').set(bearer(owner)).set('if-none-match', '*');
       expect(missing.status).toBe(404);
       expect(missing.headers.etag).toBeUndefined();
       const created = await t.http().post('/v1/players').set(bearer(owner)).set('if-none-match', '*').send({ name: 'Versioned' });
       expect(created.status).toBe(201);
-      const read = await t.http().get(`/v1/players/${created.body.id}`).set(bearer(owner)).set('if-none-match', '"1"');
-      expect(read.status).toBe(200);
+      const url = `/v1/players/${created.body.id}`;
+      const read = await t.http().get(url).set(bearer(owner)).set('if-none-match', '"1"');
+      expect(read.status).toBe(304);
       expect(read.headers.etag).toBe('"1"');
-      expect(read.body.name).toBe('Versioned');
+      expect((await t.http().patch(url).set(bearer(owner)).send({ nickname: 'V' })).status).toBe(200);
+      const changed = await t.http().get(url).set(bearer(owner)).set('if-none-match', '"1"');
+      expect(changed.status).toBe(200);
+      expect(changed.headers.etag).toBe('"2"');
+      expect(changed.body).toMatchObject({ name: 'Versioned', nickname: 'V', version: 2 });
     });
   });
 });

@@ -14,21 +14,24 @@ export function noneMatchHit(header: string | undefined, etag: string): boolean 
 }
 
 /**
- * Conditional GETs. A JSON answer of a GET (or HEAD) without an ETag of its own gets a
- * weak one, `W/"<sha-1 of the body>"`; when the request's If-None-Match names the
- * answer's weak ETag, the answer is 304 Not Modified with no body.
+ * Conditional GETs. A JSON answer of a GET (or HEAD) carries an ETag: its version
+ * (`"<version>"`, set in response-hooks.ts, the one If-Match reads) when it has one, else
+ * a weak one, `W/"<sha-1 of the body>"`. When the request's If-None-Match names the
+ * answer's ETag, the answer is 304 Not Modified with no body.
  *
- * Answers carrying a version ETag (`"<version>"`, set in response-hooks.ts for If-Match)
- * are always sent whole: parts of some (a player's statistics) change without a new
- * version, so the version does not identify the body.
+ * A version ETag stands for the body: every change a versioned resource's answer shows
+ * bumps its version (a player's statistics and money included: src/db/player-rows.ts).
  */
 export function registerConditionalGet(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || reply.hasHeader('etag')) return done(null, payload);
-    const type = reply.getHeader('content-type');
-    if (typeof payload !== 'string' || typeof type !== 'string' || !JSON_TYPE.test(type)) return done(null, payload);
-    const etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
-    reply.header('etag', etag);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200) return done(null, payload);
+    let etag = reply.getHeader('etag');
+    if (typeof etag !== 'string') {
+      const type = reply.getHeader('content-type');
+      if (typeof payload !== 'string' || typeof type !== 'string' || !JSON_TYPE.test(type)) return done(null, payload);
+      etag = `W/"${createHash('sha1').update(payload).digest('base64url')}"`;
+      reply.header('etag', etag);
+    }
     const header = req.headers['if-none-match'];
     if (!noneMatchHit(Array.isArray(header) ? header.join(', ') : header, etag)) return done(null, payload);
     reply.code(304).removeHeader('content-type').removeHeader('content-length');

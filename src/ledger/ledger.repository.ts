@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/uuid';
 import { cols, Decoder } from '../db/decode';
 import type { DeferredWrite, Reads, Tx } from '../db/tx';
+import { touchPlayers } from '../db/player-rows';
 import { grossDeltas, reportableMinor } from '../domain/money';
+import { HOUSE } from '../domain/settlement';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
 
 export interface NewEntry {
@@ -95,6 +97,12 @@ export function addToParties(tx: Tx, clubId: string, session: PostingSession, pa
             paid_minor = party_volumes.paid_minor + excluded.paid_minor,
             received_minor = party_volumes.received_minor + excluded.received_minor,
             has_totals = party_volumes.has_totals OR excluded.has_totals`;
+  // A player's page shows his net per currency (the rows with totals): his version goes up with it.
+  touchPlayers(
+    tx,
+    clubId,
+    [...parties].filter(([party, m]) => party !== HOUSE && (m.net !== 0n || m.hasTotals)).map(([party]) => party),
+  );
   if (prior) {
     // Still queued (the batch is sent with the COMMIT): rewritten in place.
     prior.write.text = text;

@@ -123,7 +123,7 @@ function addStandardProblems(doc: OpenAPIObject): void {
           schema: { type: 'string', maxLength: 255 },
         } as never);
       }
-      // A JSON GET without a version ETag answers 304 to an If-None-Match naming its weak ETag (src/common/conditional-get.ts).
+      // A JSON GET answers 304 to an If-None-Match naming its ETag, its version or a weak one (src/common/conditional-get.ts).
       if (method === 'get' && (r['200']?.content as Record<string, unknown> | undefined)?.['application/json']) {
         r['304'] ??= { description: 'Not modified: `If-None-Match` named the current ETag of this answer; no body (send the one you kept).' };
         const params = (op.parameters ??= []);
@@ -132,7 +132,7 @@ function addStandardProblems(doc: OpenAPIObject): void {
             in: 'header',
             name: 'If-None-Match',
             required: false,
-            description: 'The weak ETag (`W/"…"`) of an answer you kept, alone, in a list, or `*`: 304 with no body while the answer is the same.',
+            description: 'The ETag of an answer you kept (its version, `"3"`, or a weak `W/"…"`), alone, in a list, or `*`: 304 with no body while the answer is the same.',
             schema: { type: 'string' },
           } as never);
         }
@@ -283,8 +283,8 @@ export function buildOpenApi(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Match play with the Crawford rule, chouettes, money games and settlement statements for backgammon clubs. ' +
         'Rules are cited by id (R3.4) and explained in the rule book at /docs/rules (a refusal links its rule in `ruleUrl`). Errors are application/problem+json with a stable `code`. ' +
-        'Conditional GETs: a JSON answer to a GET that carries no version ETag carries a weak one (`W/"…"`, from its body); sent back in `If-None-Match` (alone, in a list, or `*`), ' +
-        'an unchanged answer is 304 Not Modified with no body. An answer whose ETag is its `version` (`"3"`, for If-Match) is always sent whole. ' +
+        'Conditional GETs: every JSON answer to a GET carries an ETag: its `version` (`"3"`, the one If-Match names) for a resource that has one, whose version goes up with every change its answer shows, ' +
+        'else a weak one (`W/"…"`, from its body). Sent back in `If-None-Match` (alone, in a list, or `*`), an unchanged answer is 304 Not Modified with no body. ' +
         'Operations: GET /health (liveness), GET /ready (readiness) and GET /metrics (Prometheus text format; a bearer token when METRICS_TOKEN is set).',
     )
     .setVersion('1.0.0')

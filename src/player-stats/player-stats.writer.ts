@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Row } from '../db/decode';
+import { touchPlayers } from '../db/player-rows';
 import type { Tx } from '../db/tx';
 import { gameStatsRows, matchStatsRows, STATS_COUNTERS, sumStatsRows, type StatsRow } from '../domain/player-stats';
 import { GameStats, type StatsChange } from '../tables';
@@ -47,5 +48,7 @@ export class PlayerStatsWriter extends GameStats {
     const sums = (single ? rows : sumStatsRows(rows, sign)).filter((r) => STATS_COUNTERS.some((k) => r[k] !== 0));
     if (sums.length === 0) return;
     tx.defer({ what: 'player statistics', ...playerStatsUpsert(clubId, sums) });
+    // Their pages show these counters: their versions go up with them.
+    touchPlayers(tx, clubId, new Set(sums.map((r) => r.playerId)));
   }
 }

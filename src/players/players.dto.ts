@@ -77,12 +77,16 @@ export class PlayerDto {
   @ApiProperty({ description: 'Match points played (R7).', example: 0 })
   experience: number;
 
-  @ApiProperty({ example: 1 })
+  @ApiProperty({
+    description:
+      'Goes up with every change of what `GET /v1/players/{id}` shows: his fields, his rating, and his statistics and money (every game, match and posting he is in). Also the ETag; send it as If-Match.',
+    example: 1,
+  })
   version: number;
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When his version last went up.' })
   updatedAt: string;
 }

@@ -4,6 +4,7 @@ import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
 import { cols } from '../db/decode';
+import { changePlayerRows } from '../db/player-rows';
 import type { Tx } from '../db/tx';
 import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
@@ -118,16 +119,8 @@ export class RatingsService {
   apply(tx: Tx, clubId: string, change: RatingChange): void {
     if (change.applied.length === 0) return;
     const { sign } = change;
-    const sorted = [...change.applied].sort((a, b) => (a.playerId < b.playerId ? -1 : 1));
-    tx.defer({
-      what: 'ratings',
-      // rated_matches: the read model of `matches` (R8.9: the rated matches are the finished backgammon ones).
-      text: `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, rated_matches = p.rated_matches + $5,
-             version = p.version + 1, updated_at = now()
-         FROM unnest($2::uuid[], $3::float8[], $4::int[]) AS c (id, delta, experience)
-        WHERE p.club_id = $1 AND p.id = c.id`,
-      values: [clubId, sorted.map((a) => a.playerId), sorted.map((a) => sign * a.delta), sorted.map((a) => sign * a.experience), sign],
-    });
+    // rated_matches: the read model of `matches` (R8.9: the rated matches are the finished backgammon ones).
+    changePlayerRows(tx, clubId, new Map(change.applied.map((a) => [a.playerId, { rating: sign * a.delta, experience: sign * a.experience, ratedMatches: sign }])));
   }
 
   /** The players' rows locked (in id order), with what GET /v1/ratings shows of them. */

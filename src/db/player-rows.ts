@@ -1,0 +1,59 @@
+import type { DeferredWrite, Tx } from './tx';
+
+/** What a command adds to one player's row: rating deltas (R7.1) and the rated-match count; all zero for a player whose page changed otherwise. */
+export interface PlayerRowChange {
+  rating: number;
+  experience: number;
+  ratedMatches: number;
+}
+
+const NONE: PlayerRowChange = { rating: 0, experience: 0, ratedMatches: 0 };
+
+interface Pending {
+  clubId: string;
+  write: DeferredWrite;
+  changes: Map<string, PlayerRowChange>;
+}
+
+const pending = new WeakMap<Tx, Pending>();
+
+/**
+ * The one write of a command to its players' rows, sent with its COMMIT: each player's
+ * rating change (R7.1), if any, and `version + 1` for every player whose page
+ * (`GET /v1/players/{id}`: his fields and statistics) the command changes, so that the
+ * page's version, and with it its ETag, changes whenever the page does.
+ *
+ * Every change of the command goes into one UPDATE (merged in place while it is queued),
+ * as a statement may change a row only once: two UPDATEs of one row in the command's
+ * batch would keep only one of them. Rows are updated in id order, like every other
+ * command that locks several players.
+ */
+export function changePlayerRows(tx: Tx, clubId: string, changes: ReadonlyMap<string, PlayerRowChange>): void {
+  if (changes.size === 0) return;
+  let p = pending.get(tx);
+  if (!p) {
+    const write: DeferredWrite = { what: 'players', text: PLAYER_ROWS_UPDATE, values: [] };
+    p = { clubId, write, changes: new Map() };
+    pending.set(tx, p);
+    tx.defer(write);
+  }
+  for (const [id, c] of changes) {
+    const prior = p.changes.get(id) ?? NONE;
+    p.changes.set(id, { rating: prior.rating + c.rating, experience: prior.experience + c.experience, ratedMatches: prior.ratedMatches + c.ratedMatches });
+  }
+  const ids = [...p.changes.keys()].sort();
+  const rows = ids.map((id) => p.changes.get(id) as PlayerRowChange);
+  p.write.values = [p.clubId, ids, rows.map((r) => r.rating), rows.map((r) => r.experience), rows.map((r) => r.ratedMatches)];
+}
+
+/** Players whose page changed without a change of their row's values (their statistics, their money): their version goes up. */
+export function touchPlayers(tx: Tx, clubId: string, ids: Iterable<string>): void {
+  const changes = new Map<string, PlayerRowChange>();
+  for (const id of ids) changes.set(id, NONE);
+  changePlayerRows(tx, clubId, changes);
+}
+
+const PLAYER_ROWS_UPDATE = `UPDATE players p SET rating = p.rating + c.delta, experience = p.experience + c.experience, rated_matches = p.rated_matches + c.rated,
+       version = p.version + 1, updated_at = now()
+  FROM unnest($2::uuid[], $3::float8[], $4::int[], $5::int[]) AS c (id, delta, experience, rated)
+ WHERE p.club_id = $1 AND p.id = c.id`;
