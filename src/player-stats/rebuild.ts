@@ -242,6 +242,8 @@ export async function rebuildReadModels(db: SqlClient, clubId: string, mode: 'wr
     }
   }
   found.push(...(await rebuildPlayerStats(db, clubId, mode)));
+  // A rebuilt page may show other figures: every player's version goes up, so no client keeps a page the rebuild changed (a 304 for its old ETag).
+  if (mode === 'write') await db.query(`UPDATE players SET version = version + 1, updated_at = now() WHERE club_id = $1`, [clubId]);
   return found;
 }
 
