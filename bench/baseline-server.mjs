@@ -75,6 +75,8 @@ const RECORD = `WITH
   st AS (INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ($1, $12, $16, $17, 1, $9), ($1, $12, $18, $19, 1, $9)
         ON CONFLICT (club_id, session_id, party) DO UPDATE SET net_minor = session_totals.net_minor + excluded.net_minor,
           games = session_totals.games + excluded.games, last_at = greatest(session_totals.last_at, excluded.last_at)),
+  tn AS (INSERT INTO table_nets (club_id, table_id, party, net_minor) VALUES ($1, $2, $16, $17), ($1, $2, $18, $19)
+        ON CONFLICT (club_id, table_id, party) DO UPDATE SET net_minor = table_nets.net_minor + excluded.net_minor),
   pv AS (INSERT INTO party_volumes (club_id, party, currency, gross_minor, net_minor, paid_minor, received_minor, has_totals)
         VALUES ($1, $16, $20, $15, $17, 0, 0, true), ($1, $18, $20, $15, $19, 0, 0, true)
         ON CONFLICT (club_id, party, currency) DO UPDATE SET gross_minor = party_volumes.gross_minor + excluded.gross_minor,

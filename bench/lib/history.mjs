@@ -177,7 +177,7 @@ async function medians(baseUrl, token, paths, { warmup, measured, warmupMs = 500
  * Copies the club's history `copies` times, copy k dated k × `nights` days earlier,
  * as the API would have written it: new version-7 ids whose time is the shifted
  * creation time (a pure function of the old id and k, so every reference maps the
- * same way), and the read models (session_totals, party_volumes) to match. Players,
+ * same way), and the read models (session_totals, table_nets, party_volumes) to match. Players,
  * the club, keys, the audit record and the event log are not copied.
  * @param {string} ownerUrl
  * @param {string} clubId
@@ -262,6 +262,11 @@ async function cloneHistory(ownerUrl, clubId, { copies, nights, check }) {
         `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at)
          SELECT x.club_id, ${id('x.session_id')}, x.party, x.net_minor, x.games, x.last_at - c.back
            FROM session_totals x CROSS JOIN copies c WHERE x.club_id = $1`,
+      ],
+      [
+        'table_nets',
+        `INSERT INTO table_nets (club_id, table_id, party, net_minor)
+         SELECT n.club_id, ${id('n.table_id')}, n.party, n.net_minor FROM table_nets n CROSS JOIN copies c WHERE n.club_id = $1`,
       ],
       [
         'team_events',

@@ -127,6 +127,45 @@ export function addPaymentToParties(tx: Tx, clubId: string, session: PostingSess
   addToParties(tx, clubId, session, parties);
 }
 
+/**
+ * Adds `entries` to the table's running nets (table_nets: each party's received − paid at
+ * the table), as one deferred write of the command (sent with its COMMIT). A second posting
+ * of the same command at the same table is merged into the first, as for party_volumes
+ * (addToParties). The command holds the table's lock, so no other command upserts these
+ * rows meanwhile; they are upserted in party order all the same. Every party of the entries
+ * gets its row, even one whose net they leave as it was, like the sum over the ledger.
+ */
+function addToTableNets(tx: Tx, clubId: string, tableId: string, entries: ReadonlyArray<{ from: string; to: string; amountMinor: number }>): void {
+  let byTable = pendingTableNets.get(tx);
+  if (!byTable) pendingTableNets.set(tx, (byTable = new Map<string, { write: DeferredWrite; nets: Map<string, bigint> }>()));
+  const prior = byTable.get(tableId);
+  const nets = new Map<string, bigint>(prior?.nets ?? []);
+  for (const e of entries) {
+    nets.set(e.from, (nets.get(e.from) ?? 0n) - BigInt(e.amountMinor));
+    nets.set(e.to, (nets.get(e.to) ?? 0n) + BigInt(e.amountMinor));
+  }
+  if (nets.size === 0) return;
+  const values: unknown[] = [clubId, tableId];
+  const rows = [...nets.keys()]
+    .sort()
+    .map((party) => `($1, $2, $${values.push(party)}, $${values.push(nets.get(party)!.toString())}::bigint)`)
+    .join(', ');
+  const text = `INSERT INTO table_nets (club_id, table_id, party, net_minor) VALUES ${rows}
+      ON CONFLICT (club_id, table_id, party) DO UPDATE SET net_minor = table_nets.net_minor + excluded.net_minor`;
+  if (prior) {
+    prior.write.text = text;
+    prior.write.values = values;
+    prior.nets = nets;
+    return;
+  }
+  const write: DeferredWrite = { what: 'table nets', text, values };
+  tx.defer(write);
+  byTable.set(tableId, { write, nets });
+}
+
+/** The table-nets upsert each command has queued, by table (merged into by a second posting). */
+const pendingTableNets = new WeakMap<Tx, Map<string, { write: DeferredWrite; nets: Map<string, bigint> }>>();
+
 const decodeEntry: Decoder<LedgerEntryEntity> = (r) => {
   const c = cols(r);
   return {
@@ -151,11 +190,13 @@ export class LedgerRepository {
 
   /**
    * Posts `entries` and adds them to the session's running totals, with `games.delta`
-   * finished games for each of `games.players` (a finished game +1, a void −1).
+   * finished games for each of `games.players` (a finished game +1, a void −1), and to
+   * the table's running nets (table_nets).
    *
    * Reads nothing and writes nothing at once: every write is deferred to the command's
-   * COMMIT (session totals, party volumes, ledger entries), so the command's reads and
-   * immediate writes must all come before this call, and none of them sees these rows.
+   * COMMIT (session totals, party volumes, table nets, ledger entries), so the command's
+   * reads and immediate writes must all come before this call, and none of them sees
+   * these rows.
    * (It answers a promise, as callers await it, though nothing is sent before COMMIT.)
    */
   post(
@@ -197,6 +238,7 @@ export class LedgerRepository {
     }
     addToParties(tx, clubId, session, parties);
     if (entries.length === 0) return [];
+    if (tableId !== null) addToTableNets(tx, clubId, tableId, entries);
     const rows: LedgerEntryEntity[] = entries.map((e) => ({
       clubId,
       id: uuid7(),
@@ -233,23 +275,6 @@ export class LedgerRepository {
 
   forGames(tx: Reads, clubId: string, tableId: string, fromGameNo: number, toGameNo: number): Promise<LedgerEntryEntity[]> {
     return tx.rows(`SELECT * FROM ledger_entries WHERE club_id = $1 AND table_id = $2 AND game_no BETWEEN $3 AND $4 ORDER BY id`, [clubId, tableId, fromGameNo, toGameNo], decodeEntry);
-  }
-
-  /** Every player's (and the house's) net at a table: received − paid, voids included. */
-  async tableNets(tx: Reads, clubId: string, tableId: string): Promise<Map<string, number>> {
-    const rows = await tx.rows(
-      `SELECT party, sum(amount)::text AS net FROM (
-         SELECT to_party AS party, amount_minor AS amount FROM ledger_entries WHERE club_id = $1 AND table_id = $2
-         UNION ALL
-         SELECT from_party, -amount_minor FROM ledger_entries WHERE club_id = $1 AND table_id = $2
-       ) x GROUP BY party`,
-      [clubId, tableId],
-      (r): [string, number] => {
-        const c = cols(r);
-        return [c.text('party'), minorFromDb(c.text('net'))];
-      },
-    );
-    return new Map(rows);
   }
 
   /**

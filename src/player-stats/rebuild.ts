@@ -10,6 +10,7 @@
  *   session total, per party and currency.
  * - `players.rated_matches`: finished backgammon matches that rated the player (R7.1, R8.9, R3.9).
  * - `session_totals`: each party's net and finished games per session (R6.5).
+ * - `table_nets`: each party's net per table (received − paid over the table's entries).
  */
 import { cols, type Row } from '../db/decode';
 import { gameStatsRows, matchStatsRows, STATS_COUNTERS, sumStatsRows, type StatsRow } from '../domain/player-stats';
@@ -134,6 +135,14 @@ const PARTY_VOLUMES_EXPECTED = `
      WHERE y.club_id = $1
   ) x GROUP BY club_id, party, currency`;
 
+/** Each party's net at each table of club $1, from the table's ledger entries (voids included; a tournament's have no table). */
+const TABLE_NETS_EXPECTED = `
+  SELECT l.club_id, l.table_id, p.party, sum(p.amount)::bigint AS net_minor
+    FROM ledger_entries l
+   CROSS JOIN LATERAL (VALUES (l.to_party, l.amount_minor), (l.from_party, -l.amount_minor)) AS p (party, amount)
+   WHERE l.club_id = $1 AND l.table_id IS NOT NULL
+   GROUP BY l.club_id, l.table_id, p.party`;
+
 /** Finished backgammon matches (R7.1, R8.9) that rated the player, per player of club $1 (players without one: 0). */
 const RATED_MATCHES_EXPECTED = `
   SELECT p.club_id, p.id, (SELECT count(*) FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
@@ -170,6 +179,15 @@ const SQL_MODELS: SqlModel[] = [
        SELECT club_id, party, currency, least(gross_minor, 9007199254740991), net_minor, paid_minor, received_minor, has_totals FROM (${PARTY_VOLUMES_EXPECTED}) x
        ON CONFLICT (club_id, party, currency) DO UPDATE SET gross_minor = excluded.gross_minor, net_minor = excluded.net_minor,
          paid_minor = excluded.paid_minor, received_minor = excluded.received_minor, has_totals = excluded.has_totals`,
+    ],
+  },
+  {
+    name: 'table_nets',
+    expected: TABLE_NETS_EXPECTED,
+    stored: `SELECT club_id, table_id, party, net_minor FROM table_nets WHERE club_id = $1`,
+    write: [
+      `DELETE FROM table_nets WHERE club_id = $1`,
+      `INSERT INTO table_nets (club_id, table_id, party, net_minor) SELECT club_id, table_id, party, net_minor FROM (${TABLE_NETS_EXPECTED}) x`,
     ],
   },
   {
@@ -253,7 +271,7 @@ export interface PgLikeClient {
 }
 
 /** The models' tables, locked against the commands' upserts while a rebuild writes them. */
-const LOCK_MODELS = 'LOCK TABLE player_stats, party_volumes, session_totals IN SHARE ROW EXCLUSIVE MODE';
+const LOCK_MODELS = 'LOCK TABLE player_stats, party_volumes, session_totals, table_nets IN SHARE ROW EXCLUSIVE MODE';
 
 /**
  * `work` in one REPEATABLE READ transaction, committed when it writes (`write`), rolled

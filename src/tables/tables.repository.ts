@@ -99,7 +99,8 @@ export interface TableWithView<K extends TableKind> {
  * The select-list of what a table's answer reads besides its row, for the table whose
  * keys are the SQL expressions `club` and `id` (parameters, or a row's columns: then the
  * subqueries run once per row, each by its table's keys): `games` (the summaries, in
- * order), `nets` (money games and chouettes) and `players` (chouettes).
+ * order), `nets` (money games and chouettes: the table's running nets, table_nets, a row
+ * per party whatever the table's history) and `players` (chouettes).
  */
 function viewColumns(kind: TableKind, club: string, id: string, withGames = true): string {
   const games = !withGames
@@ -108,14 +109,7 @@ function viewColumns(kind: TableKind, club: string, id: string, withGames = true
                    'result', g.result, 'points', g.points, 'winner_side', g.winner_side, 'started_at', g.started_at, 'ended_at', g.ended_at) ORDER BY g.game_no), '[]'::json)
               FROM games g WHERE g.club_id = ${club} AND g.table_id = ${id})`;
   const nets =
-    kind === 'match'
-      ? `'{}'::json`
-      : `(SELECT coalesce(json_object_agg(n.party, n.net::text), '{}'::json) FROM (
-           SELECT x.party, sum(x.amount) AS net FROM (
-             SELECT l.to_party AS party, l.amount_minor AS amount FROM ledger_entries l WHERE l.club_id = ${club} AND l.table_id = ${id}
-             UNION ALL
-             SELECT l.from_party, -l.amount_minor FROM ledger_entries l WHERE l.club_id = ${club} AND l.table_id = ${id}
-           ) x GROUP BY x.party) n)`;
+    kind === 'match' ? `'{}'::json` : `(SELECT coalesce(json_object_agg(n.party, n.net_minor::text), '{}'::json) FROM table_nets n WHERE n.club_id = ${club} AND n.table_id = ${id})`;
   const players =
     kind === 'chouette'
       ? `(SELECT coalesce(json_agg(tp.player_id ORDER BY tp.player_id), '[]'::json) FROM table_players tp WHERE tp.club_id = ${club} AND tp.table_id = ${id})`
@@ -322,8 +316,9 @@ export class TablesRepository implements SessionTables {
    * What a table's answer reads besides its row and its session, in one statement: its
    * games in order as the table lists them (the columns a summary shows, not their
    * setup and action log), each party's net at the table (received − paid, voids
-   * included, the sums LedgerRepository.tableNets makes; money games and
-   * chouettes) and everyone who sat there (chouettes). A command reads it before its writes.
+   * included: the running nets the ledger's postings keep, table_nets; money games and
+   * chouettes) and everyone who sat there (chouettes). A command reads it before its
+   * writes, so its nets are those before the command's own postings (netsWith adds them).
    * `withGames` false: no games (`[]`), for an answer that does not show them.
    */
   async view(tx: Reads, t: StoredTable, withGames = true): Promise<{ games: GameSummaryDto[]; nets: Map<string, number>; players: string[] }> {
