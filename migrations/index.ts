@@ -18,6 +18,7 @@ import { ReadModels1796605200000 } from './1796605200000-ReadModels';
 import { ResignationStats1796691600000 } from './1796691600000-ResignationStats';
 import { Tournaments1796778000000 } from './1796778000000-Tournaments';
 import { BoardLinks1796864400000 } from './1796864400000-BoardLinks';
+import { StatementPages1796950800000 } from './1796950800000-StatementPages';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   ResignationStats1796691600000,
   Tournaments1796778000000,
   BoardLinks1796864400000,
+  StatementPages1796950800000,
 ];

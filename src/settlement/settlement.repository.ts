@@ -284,24 +284,35 @@ export class SettlementRepository {
 
   /**
    * The party's money per currency over the club's sessions dated (`startsAt`, else
-   * creation) at or after `since`, split at `splitAt` (`after`: dated at or after it):
-   * what a statement over a range needs besides the running money. Reads the club's
-   * sessions from `since` on (sessions_dated_ix) and, for each, index lookups of the
-   * party's total and payments: its cost is that of the range and what follows it.
+   * creation) in [`since`, `until`) (either end open when null), each marked `after` when
+   * dated at or after `splitAt`: what a statement over a range needs besides the running
+   * money. Walks those sessions on sessions_dated_id_ix with, for each, index lookups of
+   * the party's total and payments (scalar subqueries, kept per row): its cost is that of
+   * the sessions read, not of the history outside them.
    */
-  partyMoneySince(tx: Reads, clubId: string, party: string, since: Date, splitAt: Date | null): Promise<Array<PartyMoneyRow & { after: boolean }>> {
+  partyMoneyDated(tx: Reads, clubId: string, party: string, since: Date | null, until: Date | null, splitAt: Date | null): Promise<Array<PartyMoneyRow & { after: boolean }>> {
+    const params: unknown[] = [clubId, party];
+    const dated = 'coalesce(s.starts_at, s.created_at)';
+    let where = 's.club_id = $1';
+    if (since) where += ` AND ${dated} >= $${params.push(since)}`;
+    if (until) where += ` AND ${dated} < $${params.push(until)}`;
+    const after = splitAt ? `${dated} >= $${params.push(splitAt)}` : 'false';
     return tx.rows(
-      `SELECT s.currency, ($4::timestamptz IS NOT NULL AND coalesce(s.starts_at, s.created_at) >= $4::timestamptz) AS after,
-              sum(coalesce(st.net_minor, 0))::text AS net, sum(y.paid)::text AS paid, sum(y.received)::text AS received
-         FROM sessions s
-         LEFT JOIN session_totals st ON st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2
-         CROSS JOIN LATERAL (
-           SELECT coalesce(sum(p.amount_minor) FILTER (WHERE p.from_party = $2), 0) AS paid, coalesce(sum(p.amount_minor) FILTER (WHERE p.to_party = $2), 0) AS received, count(*) AS n
-             FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2)
-         ) y
-        WHERE s.club_id = $1 AND coalesce(s.starts_at, s.created_at) >= $3 AND (st.party IS NOT NULL OR y.n > 0)
-        GROUP BY 1, 2`,
-      [clubId, party, since, splitAt],
+      `SELECT currency, after, coalesce(sum(net), 0)::text AS net, coalesce(sum(paid), 0)::text AS paid, coalesce(sum(received), 0)::text AS received
+         FROM (
+           SELECT s.currency, ${after} AS after,
+                  (SELECT st.net_minor FROM session_totals st WHERE st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2) AS net,
+                  y.paid, y.received
+             FROM sessions s
+            CROSS JOIN LATERAL (
+              SELECT sum(p.amount_minor) FILTER (WHERE p.from_party = $2) AS paid, sum(p.amount_minor) FILTER (WHERE p.to_party = $2) AS received
+                FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2)
+            ) y
+            WHERE ${where}
+         ) x
+        WHERE net IS NOT NULL OR paid IS NOT NULL OR received IS NOT NULL
+        GROUP BY currency, after`,
+      params,
       (r) => ({ ...decodeMoney(r), after: cols(r).bool('after') }),
     );
   }
@@ -310,25 +321,32 @@ export class SettlementRepository {
    * A page of the sessions the party played in (a running total), paid or was paid in, or
    * sat at a table of, dated in [`from`, `toEnd`): by date (`startsAt`, else creation), then
    * id, after the key `after` (a date key and an id). Walks the club's sessions in that order
-   * on sessions_dated_ix and stops at `limit` of the party's, each checked by index lookups
-   * (session_totals' key, payments_session_ix, game_tables_session_ix and table_players' key):
-   * a page costs its sessions, whatever the history before or after it.
+   * on sessions_dated_id_ix from the key on and stops at `limit` of the party's, each checked
+   * by index lookups (session_totals' key, payments_session_ix, game_tables_session_ix and
+   * table_players' key) that COALESCE keeps per row (an EXISTS would be planned as a hash of
+   * all the party's rows): a page costs the club's sessions it spans, whatever the history
+   * before or after it.
    */
   statementSessions(tx: Reads, clubId: string, party: string, range: { from: Date | null; toEnd: Date | null }, after: [string, string] | null, limit: number): Promise<DatedSession[]> {
+    const params: unknown[] = [clubId, party];
+    const dated = 'coalesce(s.starts_at, s.created_at)';
+    let where = 's.club_id = $1';
+    if (range.from) where += ` AND ${dated} >= $${params.push(range.from)}`;
+    if (range.toEnd) where += ` AND ${dated} < $${params.push(range.toEnd)}`;
+    if (after) where += ` AND (${dated}, s.id) > ($${params.push(after[0])}::timestamptz, $${params.push(after[1])}::uuid)`;
     return tx.rows(
-      `SELECT s.*, to_char(coalesce(s.starts_at, s.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS dated_key
+      `SELECT s.*, to_char(${dated} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS dated_key
          FROM sessions s
-        WHERE s.club_id = $1
-          AND ($3::timestamptz IS NULL OR coalesce(s.starts_at, s.created_at) >= $3)
-          AND ($4::timestamptz IS NULL OR coalesce(s.starts_at, s.created_at) < $4)
-          AND ($5::timestamptz IS NULL OR (coalesce(s.starts_at, s.created_at), s.id) > ($5::timestamptz, $6::uuid))
-          AND (EXISTS (SELECT 1 FROM session_totals st WHERE st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2)
-               OR EXISTS (SELECT 1 FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2))
-               OR EXISTS (SELECT 1 FROM game_tables t JOIN table_players tp ON tp.club_id = t.club_id AND tp.table_id = t.id
-                           WHERE t.club_id = s.club_id AND t.session_id = s.id AND tp.player_id = $2::uuid))
-        ORDER BY coalesce(s.starts_at, s.created_at), s.id
-        LIMIT $7`,
-      [clubId, party, range.from, range.toEnd, after?.[0] ?? null, after?.[1] ?? null, limit],
+        WHERE ${where}
+          AND coalesce(
+                (SELECT true FROM session_totals st WHERE st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2),
+                (SELECT true FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2) LIMIT 1),
+                (SELECT true FROM game_tables t JOIN table_players tp ON tp.club_id = t.club_id AND tp.table_id = t.id
+                  WHERE t.club_id = s.club_id AND t.session_id = s.id AND tp.player_id = $2::uuid LIMIT 1),
+                false)
+        ORDER BY ${dated}, s.id
+        LIMIT $${params.push(limit)}`,
+      params,
       (r) => ({ ...decodeSession(r), datedKey: cols(r).text('dated_key') }),
     );
   }

@@ -329,23 +329,27 @@ export class SettlementService {
   /**
    * R6.6: a statement's totals per currency over the range [start, end) of session dates,
    * whatever the page. The balance is the party's running money (party_volumes) over every
-   * session; the range's sums are the running money less the sessions after the range (or
-   * the sessions from its start on, split at its end, when it has a start): without a
-   * start, what is read is bounded by the sessions after the range, not the history.
+   * session. Without either end the range is the whole history: its sums are the running
+   * money. With only an end, the sessions before it are summed. With a start, the sessions
+   * from it on, split at the end: the opening is the balance less all of them (the
+   * sessions before the range, never read). What is read is the range (and, with both
+   * ends, what follows it), never the history before it.
    */
   private async rangeTotals(tx: Reads, clubId: string, playerId: string, start: Date | null, end: Date | null): Promise<PlayerTotalDto[]> {
     type Sums = { net: bigint; paid: bigint; received: bigint };
     const zero = (): Sums => ({ net: 0n, paid: 0n, received: 0n });
+    const add = (into: Map<string, Sums>, currency: string, r: Sums) => {
+      const t = into.get(currency) ?? zero();
+      into.set(currency, { net: t.net + r.net, paid: t.paid + r.paid, received: t.received + r.received });
+    };
     const all = new Map<string, Sums>();
-    for (const v of await this.repo.partyMoney(tx, clubId, playerId)) all.set(v.currency, { net: v.net, paid: v.paid, received: v.received });
+    for (const v of await this.repo.partyMoney(tx, clubId, playerId)) add(all, v.currency, v);
     const inRange = new Map<string, Sums>();
     const afterRange = new Map<string, Sums>();
-    const since = start ?? end;
-    if (since !== null) {
-      for (const r of await this.repo.partyMoneySince(tx, clubId, playerId, since, end)) {
-        const into = r.after ? afterRange : inRange;
-        const t = into.get(r.currency) ?? zero();
-        into.set(r.currency, { net: t.net + r.net, paid: t.paid + r.paid, received: t.received + r.received });
+    if (start !== null || end !== null) {
+      const rows = start === null ? await this.repo.partyMoneyDated(tx, clubId, playerId, null, end, null) : await this.repo.partyMoneyDated(tx, clubId, playerId, start, null, end);
+      for (const r of rows) {
+        add(r.after ? afterRange : inRange, r.currency, r);
         if (!all.has(r.currency)) all.set(r.currency, zero());
       }
     }
@@ -353,11 +357,9 @@ export class SettlementService {
     return [...all.entries()]
       .sort(([a], [b]) => compareParty(a, b))
       .map(([currency, total]) => {
-        const after = afterRange.get(currency) ?? zero();
-        // Without a start the range is everything before its end; with one, what was read.
-        const range = start === null ? { net: total.net - after.net, paid: total.paid - after.paid, received: total.received - after.received } : (inRange.get(currency) ?? zero());
+        const range = start === null && end === null ? total : (inRange.get(currency) ?? zero());
         const balance = outstanding(total);
-        const opening = start === null ? 0n : balance - outstanding(range) - outstanding(after);
+        const opening = start === null ? 0n : balance - outstanding(range) - outstanding(afterRange.get(currency) ?? zero());
         return {
           currency,
           openingMinor: minorFromDb(opening),
