@@ -18,6 +18,7 @@ import { ReadModels1796605200000 } from './1796605200000-ReadModels';
 import { ResignationStats1796691600000 } from './1796691600000-ResignationStats';
 import { Tournaments1796778000000 } from './1796778000000-Tournaments';
 import { BoardLinks1796864400000 } from './1796864400000-BoardLinks';
+import { StatementPages1796950800000 } from './1796950800000-StatementPages';
 import { TableNets1796954400000 } from './1796954400000-TableNets';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   ResignationStats1796691600000,
   Tournaments1796778000000,
   BoardLinks1796864400000,
+  StatementPages1796950800000,
   TableNets1796954400000,
 ];

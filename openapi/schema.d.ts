@@ -1034,8 +1034,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A player's money across sessions: per-session nets, payments, balance (R6.6)
-         * @description `from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant.
+         * A player's money across sessions: per-session nets, payments, balance (R6.6), paged
+         * @description `from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant. The session lines are paged like every list: `limit` (1–200, default 50) of them, oldest first (by date, then id), and `nextCursor` to pass as `cursor` for the next page (with the same `from`/`to`); `payments` are those of the page's sessions. `totals` are the whole range's on every page (its opening, sums and closing), and `balanceMinor` the player's balance over every session (as in GET /v1/balances), whatever the page or range. A page costs its sessions, whatever the player's history.
          */
         get: operations["getPlayerStatement"];
         put?: never;
@@ -3131,41 +3131,71 @@ export interface components {
             nextCursor: string | null;
         };
         PlayerPaymentDto: {
+            /** @description Minor units of the session currency. */
             amountMinor: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was recorded.
+             */
             at: string;
-            /** @example USD */
+            /**
+             * @description The session's currency.
+             * @example USD
+             */
             currency: string;
-            /** @description A player id, or `"house"` for the club's house account (R6.4). */
+            /** @description Who handed the cash over. A player id, or `"house"` for the club's house account (R6.4). */
             from: string;
+            /** @description Their name (`House` for the house). */
             fromName: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The payment.
+             */
             id: string;
+            /** @description The note recorded with the payment. */
             note: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The session the payment was recorded against.
+             */
             sessionId: string;
-            /** @description A player id, or `"house"` for the club's house account (R6.4). */
+            /** @description Who received it. A player id, or `"house"` for the club's house account (R6.4). */
             to: string;
+            /** @description Their name (`House` for the house). */
             toName: string;
         };
         PlayerSessionLineDto: {
-            /** @example USD */
+            /**
+             * @description The session's currency (ISO 4217), of every amount of the line.
+             * @example USD
+             */
             currency: string;
             /**
              * @description The session's day in the club's time zone.
              * @example 2026-11-24
              */
             date: string;
+            /** @description Finished games the player played in the session (voided and abandoned games do not count). */
             games: number;
+            /** @description The session's name. */
             name: string;
+            /** @description What the session's games won (+) or lost (−) the player, after rake (R6.4, R6.5). */
             netMinor: number;
             /** @description net + paid − received for this session. */
             outstandingMinor: number;
+            /** @description Cash the player handed over in payments recorded against the session (R6.6). */
             paidMinor: number;
+            /** @description Cash the player received in those payments. */
             receivedMinor: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The session.
+             */
             sessionId: string;
-            /** @enum {string} */
+            /**
+             * @description The session's status (R6.7).
+             * @enum {string}
+             */
             status: "open" | "closed";
         };
         PlayerStakeDto: {
@@ -3178,16 +3208,24 @@ export interface components {
             stakeMinor: number;
         };
         PlayerStatementDto: {
+            /** @description The `from` of the request, as given; null without one. */
             from: string | null;
+            /** @description The player's name. */
             name: string;
-            /** @description The player's payments recorded against those sessions. */
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description The player's payments recorded against this page's sessions, session by session in their order, then in the order recorded. */
             payments: components["schemas"]["PlayerPaymentDto"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The player.
+             */
             playerId: string;
-            /** @description Sessions in the range in which the player played, was paid or paid, by date. */
+            /** @description A page of the sessions in the range in which the player played, sat at a table, paid or was paid: oldest first, by date (`startsAt`, else creation), then id; at most `limit`, the next ones with `cursor` = `nextCursor`. */
             sessions: components["schemas"]["PlayerSessionLineDto"][];
+            /** @description The `to` of the request, as given; null without one. */
             to: string | null;
-            /** @description Per currency. */
+            /** @description Per currency, over the whole range (every page, not only this one): the same on every page. */
             totals: components["schemas"]["PlayerTotalDto"][];
         };
         PlayerStatsDto: {
@@ -3274,13 +3312,18 @@ export interface components {
             balanceMinor: number;
             /** @description opening + net + paid − received: the balance at the end of the range. */
             closingMinor: number;
-            /** @example USD */
+            /**
+             * @description The currency of the line (ISO 4217).
+             * @example USD
+             */
             currency: string;
-            /** @description Nets of the sessions in the range. */
+            /** @description Nets of the sessions in the range (all its pages). */
             netMinor: number;
-            /** @description Balance from the sessions before the range. */
+            /** @description Balance from the sessions before the range (0 without `from`). */
             openingMinor: number;
+            /** @description Cash the player handed over in payments recorded against the sessions in the range. */
             paidMinor: number;
+            /** @description Cash the player received in those payments. */
             receivedMinor: number;
         };
         ProblemResponse: {
@@ -3670,17 +3713,27 @@ export interface components {
             side?: 0 | 1;
         };
         StatementPaymentDto: {
+            /** @description Minor units of the session currency. */
             amountMinor: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was recorded.
+             */
             at: string;
-            /** @description A player id, or `"house"` for the club's house account (R6.4). */
+            /** @description Who handed the cash over. A player id, or `"house"` for the club's house account (R6.4). */
             from: string;
+            /** @description Their name (`House` for the house). */
             fromName: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The payment.
+             */
             id: string;
+            /** @description The note recorded with the payment. */
             note: string | null;
-            /** @description A player id, or `"house"` for the club's house account (R6.4). */
+            /** @description Who received it. A player id, or `"house"` for the club's house account (R6.4). */
             to: string;
+            /** @description Their name (`House` for the house). */
             toName: string;
         };
         StatementPlayerDto: {
@@ -19149,8 +19202,12 @@ export interface operations {
     getPlayerStatement: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
                 /** @description First day (`YYYY-MM-DD`, in the club's time zone) or instant (RFC 3339) of the range, inclusive. Sessions are dated by `startsAt`, else by creation. */
                 from?: string;
+                /** @description Page size. */
+                limit?: number;
                 /** @description Last day or instant of the range, inclusive. */
                 to?: string;
             };

@@ -27,7 +27,7 @@ export interface Page<T> {
 }
 
 /** Keyset cursors: the sort key of the last item, opaque to clients. */
-function encodeCursor(key: unknown[]): string {
+export function encodeCursor(key: unknown[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { dayInZone, isUtcZone, offsetText, rfc3339InZone, stampInZone, zonedTime } from './zoned-time';
+import { dayInZone, dayStartInZone, isUtcZone, nextDay, offsetText, rfc3339InZone, stampInZone, zonedTime } from './zoned-time';
 
 describe('times in the club time zone', () => {
   it('writes an instant in Tokyo, the next calendar day there', () => {
@@ -66,6 +66,37 @@ describe('times in the club time zone', () => {
         expect(written).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(Z|[+-]\d{2}:\d{2})$/);
         expect(new Date(written).getTime()).toBe(d.getTime());
       }),
+    );
+  });
+});
+
+describe('where a club-local day starts', () => {
+  it('at local midnight: 15:00 UTC the day before in Tokyo, 05:00 UTC in New York in winter', () => {
+    expect(dayStartInZone('2025-03-15', 'Asia/Tokyo').toISOString()).toBe('2025-03-14T15:00:00.000Z');
+    expect(dayStartInZone('2025-01-10', 'America/New_York').toISOString()).toBe('2025-01-10T05:00:00.000Z');
+    expect(dayStartInZone('2025-06-01', 'Asia/Kathmandu').toISOString()).toBe('2025-05-31T18:15:00.000Z');
+    expect(dayStartInZone('2025-06-01', 'UTC').toISOString()).toBe('2025-06-01T00:00:00.000Z');
+  });
+
+  it('at 01:00 where the spring change skips midnight (Santiago, 2024-09-08: 00:00 −04:00 becomes 01:00 −03:00)', () => {
+    expect(dayStartInZone('2024-09-08', 'America/Santiago').toISOString()).toBe('2024-09-08T04:00:00.000Z');
+    expect(dayInZone('2024-09-08T03:59:59.999Z', 'America/Santiago')).toBe('2024-09-07');
+  });
+
+  it('the day after, across a month and a leap day', () => {
+    expect([nextDay('2024-02-28'), nextDay('2024-02-29'), nextDay('2025-12-31')]).toEqual(['2024-02-29', '2024-03-01', '2026-01-01']);
+  });
+
+  it('is the first instant of its day, for any day and zone', () => {
+    const zones = ['Asia/Tokyo', 'America/New_York', 'Europe/London', 'Pacific/Chatham', 'America/St_Johns', 'Australia/Lord_Howe'];
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.constantFrom(...zones), (ms, zone) => {
+        const day = new Date(ms).toISOString().slice(0, 10);
+        const start = dayStartInZone(day, zone);
+        expect(dayInZone(start.toISOString(), zone)).toBe(day);
+        expect(dayInZone(new Date(start.getTime() - 1).toISOString(), zone) < day).toBe(true);
+      }),
+      { numRuns: 200 },
     );
   });
 });

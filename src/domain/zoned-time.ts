@@ -115,3 +115,27 @@ export function stampInZone(instant: string, timeZone: string): string {
 export function dayInZone(instant: string, timeZone: string): string {
   return zonedTime(instant, timeZone)?.date ?? instant;
 }
+
+/**
+ * The first instant whose calendar day in the zone (dayInZone) is `day` or later: where a
+ * range that starts on a club-local day starts. Found by halving the 28 hours around the
+ * day's UTC midnight (every zone's day starts within 14 hours of it), so a day that
+ * starts at 01:00 (a spring change at midnight) starts at 01:00. Throws RangeError for an
+ * unknown zone.
+ */
+export function dayStartInZone(day: string, timeZone: string): Date {
+  const midnight = Date.parse(`${day}T00:00:00.000Z`);
+  let lo = midnight - 14 * 3600_000; // its day is before `day`
+  let hi = midnight + 14 * 3600_000; // its day is `day` or later
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (dayInZone(new Date(mid).toISOString(), timeZone) >= day) hi = mid;
+    else lo = mid;
+  }
+  return new Date(hi);
+}
+
+/** The calendar day after `day` (YYYY-MM-DD). */
+export function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
+}

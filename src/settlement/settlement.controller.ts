@@ -137,8 +137,9 @@ export class BalancesController {
   @MinRole('viewer')
   @ApiOperation({
     operationId: 'getPlayerStatement',
-    summary: "A player's money across sessions: per-session nets, payments, balance (R6.6)",
-    description: "`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant.",
+    summary: "A player's money across sessions: per-session nets, payments, balance (R6.6), paged",
+    description:
+      "`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant. The session lines are paged like every list: `limit` (1–200, default 50) of them, oldest first (by date, then id), and `nextCursor` to pass as `cursor` for the next page (with the same `from`/`to`); `payments` are those of the page's sessions. `totals` are the whole range's on every page (its opening, sums and closing), and `balanceMinor` the player's balance over every session (as in GET /v1/balances), whatever the page or range. A page costs its sessions, whatever the player's history.",
   })
   @ApiOkResponse({ type: PlayerStatementDto })
   @ApiProblem(404, 'No such player in this club (NOT_FOUND).')

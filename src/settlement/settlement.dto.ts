@@ -151,28 +151,28 @@ export class StatementPlayerDto {
 }
 
 export class StatementPaymentDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'The payment.' })
   id: string;
 
-  @ApiProperty({ description: PARTY_DOC })
+  @ApiProperty({ description: `Who handed the cash over. ${PARTY_DOC}` })
   from: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Their name (`House` for the house).' })
   fromName: string;
 
-  @ApiProperty({ description: PARTY_DOC })
+  @ApiProperty({ description: `Who received it. ${PARTY_DOC}` })
   to: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Their name (`House` for the house).' })
   toName: string;
 
-  @ApiProperty({ minimum: 1 })
+  @ApiProperty({ minimum: 1, description: 'Minor units of the session currency.' })
   amountMinor: number;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ type: String, nullable: true, description: 'The note recorded with the payment.' })
   note: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When it was recorded.' })
   at: string;
 }
 
@@ -357,7 +357,7 @@ export class BalancesQuery {
   outstanding?: 'true' | 'false';
 }
 
-export class PlayerStatementQuery {
+export class PlayerStatementQuery extends ListQuery {
   @ApiPropertyOptional({
     description: "First day (`YYYY-MM-DD`, in the club's time zone) or instant (RFC 3339) of the range, inclusive. Sessions are dated by `startsAt`, else by creation.",
     example: '2026-11-01',
@@ -373,31 +373,31 @@ export class PlayerStatementQuery {
 }
 
 export class PlayerSessionLineDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'The session.' })
   sessionId: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: "The session's name." })
   name: string;
 
   @ApiProperty({ description: "The session's day in the club's time zone.", example: '2026-11-24' })
   date: string;
 
-  @ApiProperty({ enum: ['open', 'closed'] })
+  @ApiProperty({ enum: ['open', 'closed'], description: "The session's status (R6.7)." })
   status: 'open' | 'closed';
 
-  @ApiProperty({ example: 'USD' })
+  @ApiProperty({ example: 'USD', description: "The session's currency (ISO 4217), of every amount of the line." })
   currency: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Finished games the player played in the session (voided and abandoned games do not count).' })
   games: number;
 
-  @ApiProperty()
+  @ApiProperty({ description: "What the session's games won (+) or lost (−) the player, after rake (R6.4, R6.5)." })
   netMinor: number;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Cash the player handed over in payments recorded against the session (R6.6).' })
   paidMinor: number;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Cash the player received in those payments.' })
   receivedMinor: number;
 
   @ApiProperty({ description: 'net + paid − received for this session.' })
@@ -405,27 +405,27 @@ export class PlayerSessionLineDto {
 }
 
 export class PlayerPaymentDto extends StatementPaymentDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'The session the payment was recorded against.' })
   sessionId: string;
 
-  @ApiProperty({ example: 'USD' })
+  @ApiProperty({ example: 'USD', description: "The session's currency." })
   currency: string;
 }
 
 export class PlayerTotalDto {
-  @ApiProperty({ example: 'USD' })
+  @ApiProperty({ example: 'USD', description: 'The currency of the line (ISO 4217).' })
   currency: string;
 
-  @ApiProperty({ description: 'Balance from the sessions before the range.' })
+  @ApiProperty({ description: 'Balance from the sessions before the range (0 without `from`).' })
   openingMinor: number;
 
-  @ApiProperty({ description: 'Nets of the sessions in the range.' })
+  @ApiProperty({ description: 'Nets of the sessions in the range (all its pages).' })
   netMinor: number;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Cash the player handed over in payments recorded against the sessions in the range.' })
   paidMinor: number;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'Cash the player received in those payments.' })
   receivedMinor: number;
 
   @ApiProperty({ description: 'opening + net + paid − received: the balance at the end of the range.' })
@@ -436,24 +436,31 @@ export class PlayerTotalDto {
 }
 
 export class PlayerStatementDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: 'The player.' })
   playerId: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: "The player's name." })
   name: string;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ type: String, nullable: true, description: 'The `from` of the request, as given; null without one.' })
   from: string | null;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ type: String, nullable: true, description: 'The `to` of the request, as given; null without one.' })
   to: string | null;
 
-  @ApiProperty({ type: [PlayerSessionLineDto], description: 'Sessions in the range in which the player played, was paid or paid, by date.' })
+  @ApiProperty({
+    type: [PlayerSessionLineDto],
+    description:
+      'A page of the sessions in the range in which the player played, sat at a table, paid or was paid: oldest first, by date (`startsAt`, else creation), then id; at most `limit`, the next ones with `cursor` = `nextCursor`.',
+  })
   sessions: PlayerSessionLineDto[];
 
-  @ApiProperty({ type: [PlayerPaymentDto], description: "The player's payments recorded against those sessions." })
+  @ApiProperty({ type: [PlayerPaymentDto], description: "The player's payments recorded against this page's sessions, session by session in their order, then in the order recorded." })
   payments: PlayerPaymentDto[];
 
-  @ApiProperty({ type: [PlayerTotalDto], description: 'Per currency.' })
+  @ApiProperty({ type: [PlayerTotalDto], description: 'Per currency, over the whole range (every page, not only this one): the same on every page.' })
   totals: PlayerTotalDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page.' })
+  nextCursor: string | null;
 }

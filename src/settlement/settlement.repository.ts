@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { cols, decode, Decoder } from '../db/decode';
+import { cols, Decoder } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import { LEDGER_KINDS, LedgerKind, minorFromDb } from '../ledger';
 import { PaymentEntity } from '../payments';
@@ -31,14 +31,28 @@ export interface LedgerLine {
 
 /** One party's movements in one session: its ledger net and what it paid and received. */
 export interface PartySessionRow {
-  party: string;
   sessionId: string;
-  currency: string;
   netMinor: number;
   games: number;
   paidMinor: number;
   receivedMinor: number;
 }
+
+/** A party's money in one currency: ledger net, paid and received (R6.6). */
+export interface PartyMoneyRow {
+  currency: string;
+  net: bigint;
+  paid: bigint;
+  received: bigint;
+}
+
+/** A session with its date (`startsAt`, else creation) as a page key: RFC 3339 UTC to the microsecond. */
+export type DatedSession = SessionEntity & { datedKey: string };
+
+const decodeMoney: Decoder<PartyMoneyRow> = (r) => {
+  const c = cols(r);
+  return { currency: c.text('currency').trim(), net: BigInt(c.bigintText('net')), paid: BigInt(c.bigintText('paid')), received: BigInt(c.bigintText('received')) };
+};
 
 const TABLE_KINDS = ['match', 'money', 'chouette'] as const;
 
@@ -201,37 +215,43 @@ export class SettlementRepository {
   }
 
   /**
-   * Per party and session: ledger net, finished games, paid and received (R6.6).
-   * `party` narrows it to one party (a player or the house), `sessionIds` to those sessions.
+   * Per session of `sessionIds` (a statement's page): the party's ledger net, finished
+   * games, paid and received (R6.6). Index lookups per session (session_totals' key,
+   * payments_session_ix), whatever the party's history.
    */
-  partySessions(tx: Reads, clubId: string, party: string, sessionIds: string[] | null = null): Promise<PartySessionRow[]> {
+  partySessions(tx: Reads, clubId: string, party: string, sessionIds: string[]): Promise<PartySessionRow[]> {
+    if (sessionIds.length === 0) return Promise.resolve([]);
     return tx.rows(
-      `SELECT x.party, x.session_id, s.currency,
-              sum(x.net)::text AS net, sum(x.games)::int AS games, sum(x.paid)::text AS paid, sum(x.received)::text AS received
+      `SELECT x.session_id, sum(x.net)::text AS net, sum(x.games)::int AS games, sum(x.paid)::text AS paid, sum(x.received)::text AS received
          FROM (
-           SELECT st.session_id, st.party, st.net_minor AS net, st.games, 0::bigint AS paid, 0::bigint AS received
-             FROM session_totals st WHERE st.club_id = $1 AND st.party = $2 AND ($3::uuid[] IS NULL OR st.session_id = ANY($3::uuid[]))
+           SELECT st.session_id, st.net_minor AS net, st.games, 0::bigint AS paid, 0::bigint AS received
+             FROM session_totals st WHERE st.club_id = $1 AND st.session_id = ANY($3::uuid[]) AND st.party = $2
            UNION ALL
-           SELECT y.session_id, p.party, 0, 0, p.paid, p.received
-             FROM payments y
-            CROSS JOIN LATERAL (VALUES (y.from_party, y.amount_minor, 0::bigint), (y.to_party, 0::bigint, y.amount_minor)) AS p (party, paid, received)
-            WHERE y.club_id = $1 AND (y.from_party = $2 OR y.to_party = $2) AND p.party = $2 AND ($3::uuid[] IS NULL OR y.session_id = ANY($3::uuid[]))
+           SELECT y.session_id, 0, 0, CASE WHEN y.from_party = $2 THEN y.amount_minor ELSE 0 END, CASE WHEN y.to_party = $2 THEN y.amount_minor ELSE 0 END
+             FROM payments y WHERE y.club_id = $1 AND y.session_id = ANY($3::uuid[]) AND (y.from_party = $2 OR y.to_party = $2)
          ) x
-         JOIN sessions s ON s.club_id = $1 AND s.id = x.session_id
-        GROUP BY x.party, x.session_id, s.currency`,
+        GROUP BY x.session_id`,
       [clubId, party, sessionIds],
       (r) => {
         const c = cols(r);
         return {
-          party: c.text('party'),
           sessionId: c.text('session_id'),
-          currency: c.text('currency').trim(),
           netMinor: minorFromDb(c.text('net')),
           games: c.int('games'),
           paidMinor: minorFromDb(c.text('paid')),
           receivedMinor: minorFromDb(c.text('received')),
         };
       },
+    );
+  }
+
+  /** The payments of `sessionIds` the party made or received (R6.6), by id. */
+  async partyPayments(tx: Reads, clubId: string, party: string, sessionIds: string[]): Promise<PaymentEntity[]> {
+    if (sessionIds.length === 0) return [];
+    return tx.rows(
+      `SELECT * FROM payments WHERE club_id = $1 AND session_id = ANY($3::uuid[]) AND (from_party = $2 OR to_party = $2) ORDER BY id`,
+      [clubId, party, sessionIds],
+      decodePayment,
     );
   }
 
@@ -252,25 +272,82 @@ export class SettlementRepository {
     );
   }
 
-  /**
-   * Sessions in which the player sat at a table; `sessionIds` narrows them to those.
-   */
-  seatedSessions(tx: Reads, clubId: string, playerId: string, sessionIds: string[] | null = null): Promise<string[]> {
+  /** The party's running money per currency (party_volumes, R6.6): net, paid and received over every session. */
+  partyMoney(tx: Reads, clubId: string, party: string): Promise<PartyMoneyRow[]> {
     return tx.rows(
-      `SELECT DISTINCT t.session_id FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
-        WHERE tp.club_id = $1 AND tp.player_id = $2 AND t.session_id IS NOT NULL AND ($3::uuid[] IS NULL OR t.session_id = ANY($3::uuid[]))`,
-      [clubId, playerId, sessionIds],
-      decode.text('session_id'),
+      `SELECT currency, net_minor::text AS net, paid_minor::text AS paid, received_minor::text AS received FROM party_volumes
+        WHERE club_id = $1 AND party = $2 AND (has_totals OR paid_minor <> 0 OR received_minor <> 0)`,
+      [clubId, party],
+      decodeMoney,
     );
   }
 
-  /** The club's sessions dated (`startsAt`, else creation) at or after `at`: a statement's range and what follows it. */
-  sessionsFrom(tx: Reads, clubId: string, at: Date): Promise<SessionEntity[]> {
-    return tx.rows(`SELECT * FROM sessions WHERE club_id = $1 AND coalesce(starts_at, created_at) >= $2`, [clubId, at], decodeSession);
+  /**
+   * The party's money per currency over the club's sessions dated (`startsAt`, else
+   * creation) in [`since`, `until`) (either end open when null), each marked `after` when
+   * dated at or after `splitAt`: what a statement over a range needs besides the running
+   * money. Walks those sessions on sessions_dated_id_ix with, for each, index lookups of
+   * the party's total and payments (scalar subqueries, kept per row): its cost is that of
+   * the sessions read, not of the history outside them.
+   */
+  partyMoneyDated(tx: Reads, clubId: string, party: string, since: Date | null, until: Date | null, splitAt: Date | null): Promise<Array<PartyMoneyRow & { after: boolean }>> {
+    const params: unknown[] = [clubId, party];
+    const dated = 'coalesce(s.starts_at, s.created_at)';
+    let where = 's.club_id = $1';
+    if (since) where += ` AND ${dated} >= $${params.push(since)}`;
+    if (until) where += ` AND ${dated} < $${params.push(until)}`;
+    const after = splitAt ? `${dated} >= $${params.push(splitAt)}` : 'false';
+    return tx.rows(
+      `SELECT currency, after, coalesce(sum(net), 0)::text AS net, coalesce(sum(paid), 0)::text AS paid, coalesce(sum(received), 0)::text AS received
+         FROM (
+           SELECT s.currency, ${after} AS after,
+                  (SELECT st.net_minor FROM session_totals st WHERE st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2) AS net,
+                  y.paid, y.received
+             FROM sessions s
+            CROSS JOIN LATERAL (
+              SELECT sum(p.amount_minor) FILTER (WHERE p.from_party = $2) AS paid, sum(p.amount_minor) FILTER (WHERE p.to_party = $2) AS received
+                FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2)
+            ) y
+            WHERE ${where}
+         ) x
+        WHERE net IS NOT NULL OR paid IS NOT NULL OR received IS NOT NULL
+        GROUP BY currency, after`,
+      params,
+      (r) => ({ ...decodeMoney(r), after: cols(r).bool('after') }),
+    );
   }
 
-  async sessions(tx: Reads, clubId: string, ids: string[]): Promise<SessionEntity[]> {
-    if (ids.length === 0) return [];
-    return tx.rows(`SELECT * FROM sessions WHERE club_id = $1 AND id = ANY($2::uuid[])`, [clubId, ids], decodeSession);
+  /**
+   * A page of the sessions the party played in (a running total), paid or was paid in, or
+   * sat at a table of, dated in [`from`, `toEnd`): by date (`startsAt`, else creation), then
+   * id, after the key `after` (a date key and an id). Walks the club's sessions in that order
+   * on sessions_dated_id_ix from the key on and stops at `limit` of the party's, each checked
+   * by index lookups (session_totals' key, payments_session_ix, game_tables_session_ix and
+   * table_players' key) that COALESCE keeps per row (an EXISTS would be planned as a hash of
+   * all the party's rows): a page costs the club's sessions it spans, whatever the history
+   * before or after it.
+   */
+  statementSessions(tx: Reads, clubId: string, party: string, range: { from: Date | null; toEnd: Date | null }, after: [string, string] | null, limit: number): Promise<DatedSession[]> {
+    const params: unknown[] = [clubId, party];
+    const dated = 'coalesce(s.starts_at, s.created_at)';
+    let where = 's.club_id = $1';
+    if (range.from) where += ` AND ${dated} >= $${params.push(range.from)}`;
+    if (range.toEnd) where += ` AND ${dated} < $${params.push(range.toEnd)}`;
+    if (after) where += ` AND (${dated}, s.id) > ($${params.push(after[0])}::timestamptz, $${params.push(after[1])}::uuid)`;
+    return tx.rows(
+      `SELECT s.*, to_char(${dated} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS dated_key
+         FROM sessions s
+        WHERE ${where}
+          AND coalesce(
+                (SELECT true FROM session_totals st WHERE st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2),
+                (SELECT true FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2) LIMIT 1),
+                (SELECT true FROM game_tables t JOIN table_players tp ON tp.club_id = t.club_id AND tp.table_id = t.id
+                  WHERE t.club_id = s.club_id AND t.session_id = s.id AND tp.player_id = $2::uuid LIMIT 1),
+                false)
+        ORDER BY ${dated}, s.id
+        LIMIT $${params.push(limit)}`,
+      params,
+      (r) => ({ ...decodeSession(r), datedKey: cols(r).text('dated_key') }),
+    );
   }
 }

@@ -3,12 +3,14 @@ import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
-import { decodeCursor, Page, toPage } from '../common/pagination';
-import { uuid7 } from '../common/uuid';
+import { decodeCursor, encodeCursor, Page, toPage } from '../common/pagination';
+import { isUuid, uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
+import type { Reads } from '../db/tx';
+import { dayStartInZone, nextDay } from '../domain/zoned-time';
 import type { ReadSource } from '../common/read-source';
 import { Outbox } from '../outbox/outbox';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
@@ -16,7 +18,7 @@ import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement, StatementMatchInput } from '../domain/statement';
 import { addPaymentToParties, minorFromDb } from '../ledger';
 import { PaymentEntity } from '../payments';
-import { SessionEntity, SessionsRepository } from '../sessions';
+import { SessionsRepository } from '../sessions';
 import { assertPlayersInClub, scoreOf, standingForfeit, standingPenalties } from '../tables';
 import type { SessionMatchRow } from './settlement.repository';
 import { statementFlights } from '../tournaments';
@@ -246,125 +248,145 @@ export class SettlementService {
     });
   }
 
-  /** A player's money over a range of sessions: per-session nets, payments, and balances (R6.6). */
+  /**
+   * A player's money over a range of sessions (R6.6), a page of sessions at a time, oldest
+   * first: each page's session lines and their payments; the totals are the range's (not
+   * the page's) and the same on every page, the balance the whole history's.
+   */
   playerStatement(auth: KeyAuth, playerId: string, q: PlayerStatementQuery): Promise<PlayerStatementDto> {
     const from = bound('from', q.from);
     const to = bound('to', q.to);
+    const limit = q.limit ?? 50;
+    const after = statementCursor(q.cursor);
     return this.db.read(async (tx) => {
       const names = await playerNames(tx, auth.clubId, [playerId]);
       if (!names.has(playerId)) throw notFound('Player');
       const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
-      // With a start, only the sessions from it on are read (a range's cost is the range's,
-      // whatever the history): the opening balance is the balance over every session (the
-      // party's running money) less what the sessions from the start on added. A day is
-      // read from 14 hours before its UTC midnight (the earliest any time zone starts it);
-      // the sessions of those hours that are still before it count in the opening.
-      const since = from === null ? null : 'day' in from ? new Date(Date.parse(`${from.day}T00:00:00Z`) - 14 * 3600_000) : from.at;
-      const scope = since === null ? null : await this.repo.sessionsFrom(tx, auth.clubId, since);
-      const scopeIds = scope === null ? null : scope.map((s) => s.id);
-      const rows = await this.repo.partySessions(tx, auth.clubId, playerId, scopeIds);
-      const seated = await this.repo.seatedSessions(tx, auth.clubId, playerId, scopeIds);
-      const ids = [...new Set([...rows.map((r) => r.sessionId), ...seated])];
-      const sessions = scope === null ? await this.repo.sessions(tx, auth.clubId, ids) : scope.filter((s) => ids.includes(s.id));
-      const balances = await this.repo.partyBalances(tx, auth.clubId, playerId);
-      const byId = new Map(rows.map((r) => [r.sessionId, r]));
-      type Place = 'before' | 'in' | 'after';
-      const placeOf = (s: SessionEntity): Place => {
-        const at = s.startsAt ?? s.createdAt;
-        const day = localDay(at, club.timezone);
-        if (from && ('day' in from ? day < from.day : at < from.at)) return 'before';
-        if (to && ('day' in to ? day > to.day : at > to.at)) return 'after';
-        return 'in';
-      };
-      const lines: Array<PlayerSessionLineDto & { at: Date }> = [];
-      const totals = new Map<string, { opening: bigint; net: bigint; paid: bigint; received: bigint; all: bigint }>();
-      // The opening is the balance over every session less the sessions in the range and after it.
-      for (const b of balances) totals.set(b.currency, { opening: b.balanceMinor, net: 0n, paid: 0n, received: 0n, all: b.balanceMinor });
-      for (const s of sessions) {
-        const r = byId.get(s.id);
+      // The range as instants: a day from the first instant of that day in the club's time
+      // zone; `to` inclusive, so up to the next day's start (or the next millisecond).
+      const start = from === null ? null : 'day' in from ? dayStartInZone(from.day, club.timezone) : from.at;
+      const end = to === null ? null : 'day' in to ? dayStartInZone(nextDay(to.day), club.timezone) : new Date(to.at.getTime() + 1);
+      const rows = await this.repo.statementSessions(tx, auth.clubId, playerId, { from: start, toEnd: end }, after, limit + 1);
+      const page = rows.slice(0, limit);
+      const ids = page.map((s) => s.id);
+      const money = new Map((await this.repo.partySessions(tx, auth.clubId, playerId, ids)).map((r) => [r.sessionId, r]));
+      const sessions = page.map((s): PlayerSessionLineDto => {
+        const r = money.get(s.id);
         const net = r?.netMinor ?? 0;
         const paid = r?.paidMinor ?? 0;
         const received = r?.receivedMinor ?? 0;
-        const outstanding = BigInt(net) + BigInt(paid) - BigInt(received);
-        const t = totals.get(s.currency) ?? { opening: 0n, net: 0n, paid: 0n, received: 0n, all: 0n };
-        totals.set(s.currency, t);
-        const place = placeOf(s);
-        if (place === 'before') continue;
-        t.opening -= outstanding;
-        if (place !== 'in') continue;
-        t.net += BigInt(net);
-        t.paid += BigInt(paid);
-        t.received += BigInt(received);
-        const at = s.startsAt ?? s.createdAt;
-        lines.push({
-          at,
+        return {
           sessionId: s.id,
           name: s.name,
-          date: localDay(at, club.timezone),
+          date: localDay(s.startsAt ?? s.createdAt, club.timezone),
           status: s.status,
           currency: s.currency,
           games: r?.games ?? 0,
           netMinor: net,
           paidMinor: paid,
           receivedMinor: received,
-          outstandingMinor: minorFromDb(outstanding),
-        });
-      }
-      lines.sort((a, b) => a.at.getTime() - b.at.getTime() || compareParty(a.sessionId, b.sessionId));
-      const inRange = lines.map((l) => l.sessionId);
-      const currencyOf = new Map(sessions.map((s) => [s.id, s.currency]));
-      const payments: PlayerPaymentDto[] = [];
-      for (const sessionId of inRange) {
-        if (!byId.get(sessionId)?.paidMinor && !byId.get(sessionId)?.receivedMinor) continue;
-        for (const p of await this.repo.payments(tx, auth.clubId, sessionId)) {
-          if (p.fromParty !== playerId && p.toParty !== playerId) continue;
-          payments.push({
-            id: p.id,
-            sessionId,
-            currency: currencyOf.get(sessionId)!,
-            from: p.fromParty,
-            fromName: '',
-            to: p.toParty,
-            toName: '',
-            amountMinor: minorFromDb(p.amountMinor),
-            note: p.note,
-            at: p.createdAt.toISOString(),
-          });
-        }
-      }
+          // R6.6: net + paid − received.
+          outstandingMinor: minorFromDb(BigInt(net) + BigInt(paid) - BigInt(received)),
+        };
+      });
+      // The page's payments, session by session in the page's order, then in the order recorded.
+      const lineOf = new Map(ids.map((id, i) => [id, i]));
+      const currencyOf = new Map(page.map((s) => [s.id, s.currency]));
+      const paymentRows = (await this.repo.partyPayments(tx, auth.clubId, playerId, ids)).sort((a, b) => lineOf.get(a.sessionId)! - lineOf.get(b.sessionId)! || compareParty(a.id, b.id));
       const others = await playerNames(
         tx,
         auth.clubId,
-        [...new Set(payments.flatMap((p) => [p.from, p.to]))].filter((p) => p !== HOUSE),
+        [...new Set(paymentRows.flatMap((p) => [p.fromParty, p.toParty]))].filter((p) => p !== HOUSE),
       );
       const nameOf = (party: string) => (party === HOUSE ? HOUSE_NAME : (others.get(party) ?? party));
-      for (const p of payments) {
-        p.fromName = nameOf(p.from);
-        p.toName = nameOf(p.to);
-      }
-      const totalLines: PlayerTotalDto[] = [...totals.entries()]
-        .sort(([a], [b]) => compareParty(a, b))
-        .map(([currency, t]) => ({
-          currency,
-          openingMinor: minorFromDb(t.opening),
-          netMinor: minorFromDb(t.net),
-          paidMinor: minorFromDb(t.paid),
-          receivedMinor: minorFromDb(t.received),
-          closingMinor: minorFromDb(t.opening + t.net + t.paid - t.received),
-          balanceMinor: minorFromDb(t.all),
-        }));
+      const payments: PlayerPaymentDto[] = paymentRows.map((p) => ({
+        id: p.id,
+        sessionId: p.sessionId,
+        currency: currencyOf.get(p.sessionId)!,
+        from: p.fromParty,
+        fromName: nameOf(p.fromParty),
+        to: p.toParty,
+        toName: nameOf(p.toParty),
+        amountMinor: minorFromDb(p.amountMinor),
+        note: p.note,
+        at: p.createdAt.toISOString(),
+      }));
+      const totals = await this.rangeTotals(tx, auth.clubId, playerId, start, end);
       return {
         playerId,
         name: names.get(playerId)!,
         from: q.from ?? null,
         to: q.to ?? null,
-        sessions: lines.map(({ at: _at, ...l }) => l),
+        sessions,
         payments,
-        totals: totalLines,
+        totals,
+        nextCursor: rows.length > limit ? encodeCursor([page[page.length - 1].datedKey, page[page.length - 1].id]) : null,
       };
     });
   }
+
+  /**
+   * R6.6: a statement's totals per currency over the range [start, end) of session dates,
+   * whatever the page. The balance is the party's running money (party_volumes) over every
+   * session. Without either end the range is the whole history: its sums are the running
+   * money. With only an end, the sessions before it are summed. With a start, the sessions
+   * from it on, split at the end: the opening is the balance less all of them (the
+   * sessions before the range, never read). What is read is the range (and, with both
+   * ends, what follows it), never the history before it.
+   */
+  private async rangeTotals(tx: Reads, clubId: string, playerId: string, start: Date | null, end: Date | null): Promise<PlayerTotalDto[]> {
+    type Sums = { net: bigint; paid: bigint; received: bigint };
+    const zero = (): Sums => ({ net: 0n, paid: 0n, received: 0n });
+    const add = (into: Map<string, Sums>, currency: string, r: Sums) => {
+      const t = into.get(currency) ?? zero();
+      into.set(currency, { net: t.net + r.net, paid: t.paid + r.paid, received: t.received + r.received });
+    };
+    const all = new Map<string, Sums>();
+    for (const v of await this.repo.partyMoney(tx, clubId, playerId)) add(all, v.currency, v);
+    const inRange = new Map<string, Sums>();
+    const afterRange = new Map<string, Sums>();
+    if (start !== null || end !== null) {
+      const rows = start === null ? await this.repo.partyMoneyDated(tx, clubId, playerId, null, end, null) : await this.repo.partyMoneyDated(tx, clubId, playerId, start, null, end);
+      for (const r of rows) {
+        add(r.after ? afterRange : inRange, r.currency, r);
+        if (!all.has(r.currency)) all.set(r.currency, zero());
+      }
+    }
+    const outstanding = (t: Sums) => t.net + t.paid - t.received;
+    return [...all.entries()]
+      .sort(([a], [b]) => compareParty(a, b))
+      .map(([currency, total]) => {
+        const range = start === null && end === null ? total : (inRange.get(currency) ?? zero());
+        const balance = outstanding(total);
+        const opening = start === null ? 0n : balance - outstanding(range) - outstanding(afterRange.get(currency) ?? zero());
+        return {
+          currency,
+          openingMinor: minorFromDb(opening),
+          netMinor: minorFromDb(range.net),
+          paidMinor: minorFromDb(range.paid),
+          receivedMinor: minorFromDb(range.received),
+          closingMinor: minorFromDb(opening + outstanding(range)),
+          balanceMinor: minorFromDb(balance),
+        };
+      });
+  }
+}
+
+/** A statement page's key: its last session's date (RFC 3339 UTC to the microsecond, a real time) and id. */
+const DATED_KEY = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\d{3}Z$/;
+
+function statementCursor(cursor: string | undefined): [string, string] | null {
+  const key = decodeCursor(cursor, ['string', 'string']) as [string, string] | null;
+  if (key === null) return null;
+  const at = DATED_KEY.exec(key[0])?.[1];
+  const real = at !== undefined && !at.startsWith('0000') && !Number.isNaN(Date.parse(`${at}Z`)) && new Date(`${at}Z`).toISOString() === `${at}Z`;
+  if (!real || !isUuid(key[1])) {
+    throw new ApiError(ErrorCode.INVALID_CURSOR, 'The cursor is not one this API gave out; start again without it.', {
+      errors: [{ field: 'cursor', message: 'cursor is not one this API gave out' }],
+    });
+  }
+  return key;
 }
 
 /**
