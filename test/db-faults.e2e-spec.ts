@@ -155,21 +155,61 @@ function serverPids(dataDir: string): number[] {
   const children: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster) children.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
+    const stat = procStat(Number(entry));
+    if (stat && stat.ppid === postmaster) children.push(Number(entry));
   }
   return [postmaster, ...children];
+}
+
+/** A process's state letter and parent, from /proc/<pid>/stat (null once it is gone). */
+function procStat(pid: number): { state: string; ppid: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, ppid: Number(ppid) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stops the server whose data is in `dataDir`: the postmaster first, then every process it started. A kill() only queues
+ * SIGSTOP; the postmaster may still fork a backend for a connection it was accepting before it actually stops, so this
+ * waits for each process to show as stopped (state T) and scans the children again until a scan finds no new one.
+ * Every stopped pid goes into `frozen` at once, for SIGCONT even if this fails half way.
+ */
+async function freeze(dataDir: string, frozen: number[]): Promise<void> {
+  const stop = async (pid: number) => {
+    try {
+      process.kill(pid, 'SIGSTOP');
+    } catch {
+      return; // gone meanwhile
+    }
+    frozen.push(pid);
+    for (let i = 0; i < 200; i++) {
+      const stat = procStat(pid);
+      if (!stat || stat.state === 'T' || stat.state === 't') return;
+      await sleep(5);
+    }
+    throw new Error(`process ${pid} did not stop`);
+  };
+  const [postmaster] = serverPids(dataDir);
+  await stop(postmaster);
+  for (let quiet = 0; quiet < 2;) {
+    const fresh = serverPids(dataDir)
+      .slice(1)
+      .filter((pid) => !frozen.includes(pid));
+    for (const pid of fresh) await stop(pid);
+    quiet = fresh.length === 0 ? quiet + 1 : 0;
+    await sleep(20);
+  }
 }
 
 describe('a stopped (SIGSTOP) PostgreSQL: every request hears back within 5 s', () => {
   let dir: string;
   let server: OwnPostgres | null = null;
   let app: RunningApp | null = null;
-  let frozen: number[] = [];
+  const frozen: number[] = [];
   const resume = () => {
     for (const pid of frozen.splice(0)) {
       try {
@@ -213,13 +253,8 @@ describe('a stopped (SIGSTOP) PostgreSQL: every request hears back within 5 s', 
     const first = wave(1);
     await sleep(15);
     const dataDir = join(dir, 'pg');
-    // The postmaster first (it forks no more), then everything it started.
-    frozen = [serverPids(dataDir)[0]];
-    process.kill(frozen[0], 'SIGSTOP');
-    for (const pid of serverPids(dataDir).slice(1)) {
-      process.kill(pid, 'SIGSTOP');
-      frozen.push(pid);
-    }
+    // The postmaster first (it forks no more once it has stopped), then everything it started.
+    await freeze(dataDir, frozen);
     await sleep(300);
     const second = wave(2);
     const answers = await Promise.all([...first, ...second]);
