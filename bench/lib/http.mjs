@@ -185,14 +185,16 @@ export class Recorder {
  * 10 ms): its own (user + system) and that of its children it has reaped; null when it
  * cannot be read (gone).
  * @param {number | string} pid
- * @returns {{ comm: string, ownMs: number, reapedMs: number } | null}
+ * @returns {{ comm: string, ownMs: number, userMs: number, sysMs: number, reapedMs: number } | null}
  */
 export function cpuTimes(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // utime, stime, cutime, cstime: fields 14–17 of stat(5), after the name in parentheses.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ownMs: (Number(f[11]) + Number(f[12])) * 10, reapedMs: (Number(f[13]) + Number(f[14])) * 10 };
+    const userMs = Number(f[11]) * 10;
+    const sysMs = Number(f[12]) * 10;
+    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ownMs: userMs + sysMs, userMs, sysMs, reapedMs: (Number(f[13]) + Number(f[14])) * 10 };
   } catch {
     return null;
   }
@@ -258,12 +260,14 @@ export async function runLoad({ name, connections, warmupMs, durationMs, step, p
   await waitUnlessDone(warmupMs, () => phase === 'done');
   const started = now();
   const cpuBefore = pid ? cpuMs(pid) : NaN;
+  const sysBefore = pid ? (cpuTimes(pid)?.sysMs ?? NaN) : NaN;
   const pgBefore = pid ? postgresCpuMs() : NaN;
   if (phase !== 'done') phase = 'measure';
   await waitUnlessDone(durationMs, () => phase === 'done');
   const seconds = (now() - started) / 1000;
   phase = 'done';
   const cpuUsed = pid ? cpuMs(pid) - cpuBefore : NaN;
+  const sysUsed = pid ? (cpuTimes(pid)?.sysMs ?? NaN) - sysBefore : NaN;
   const pgUsed = pid ? postgresCpuMs() - pgBefore : NaN;
   await Promise.all(loops);
   if (failure !== null) throw failure;
@@ -282,7 +286,8 @@ export async function runLoad({ name, connections, warmupMs, durationMs, step, p
       `p50 ${s.p50.toFixed(1)} ms, p90 ${s.p90.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms; ` +
       `status ${JSON.stringify(s.byStatus)}` +
       (pid
-        ? `; CPU per answer: server ${s.cpuMsPerAnswer.toFixed(3)} ms (${((100 * cpuUsed) / 1000 / seconds).toFixed(0)} % of a core), ` +
+        ? `; CPU per answer: server ${s.cpuMsPerAnswer.toFixed(3)} ms (${((100 * cpuUsed) / 1000 / seconds).toFixed(0)} % of a core; ` +
+          `${(sysUsed / s.count).toFixed(3)} ms of it in the kernel), ` +
           `PostgreSQL ${s.postgresCpuMsPerAnswer.toFixed(3)} ms (${((100 * pgUsed) / 1000 / seconds).toFixed(0)} %)`
         : ''),
   );

@@ -3,6 +3,7 @@ import { applyDecorators } from '@nestjs/common';
 import { IsInt, Max, Min, ValidateIf } from 'class-validator';
 import { ApiError, FieldError, fieldErrors } from './api-error';
 import { ErrorCode } from './error-codes';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /**
  * With stopAtFirstError class-validator reports one constraint per field, whichever it met
@@ -45,6 +46,7 @@ export class StrictValidationPipe extends ValidationPipe {
       validationError: { target: false, value: true },
       exceptionFactory: (errors) => fieldErrors(ErrorCode.VALIDATION_FAILED, flatten(errors)),
     });
+    cacheValidationMetadata();
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
