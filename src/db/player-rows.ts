@@ -1,4 +1,4 @@
-import type { DeferredWrite, Tx } from './tx';
+import type { Tx } from './tx';
 
 /** What a command adds to one player's row: rating deltas (R7.1) and the rated-match count; all zero for a player whose page changed otherwise. */
 export interface PlayerRowChange {
@@ -9,41 +9,35 @@ export interface PlayerRowChange {
 
 const NONE: PlayerRowChange = { rating: 0, experience: 0, ratedMatches: 0 };
 
-interface Pending {
-  clubId: string;
-  write: DeferredWrite;
-  changes: Map<string, PlayerRowChange>;
-}
-
-const pending = new WeakMap<Tx, Pending>();
-
 /**
  * The one write of a command to its players' rows, sent with its COMMIT: each player's
  * rating change (R7.1), if any, and `version + 1` for every player whose page
  * (`GET /v1/players/{id}`: his fields and statistics) the command changes, so that the
  * page's version, and with it its ETag, changes whenever the page does.
  *
- * Every change of the command goes into one UPDATE (merged in place while it is queued),
- * as a statement may change a row only once: two UPDATEs of one row in the command's
- * batch would keep only one of them. Rows are updated in id order, like every other
- * command that locks several players.
+ * Every change of the command goes into one UPDATE per club (merged in place while it is
+ * queued: Tx.deferMerged), as a statement may change a row only once: two UPDATEs of one
+ * row in the command's batch would keep only one of them. Rows are updated in id order,
+ * like every other command that locks several players.
  */
 export function changePlayerRows(tx: Tx, clubId: string, changes: ReadonlyMap<string, PlayerRowChange>): void {
   if (changes.size === 0) return;
-  let p = pending.get(tx);
-  if (!p) {
-    const write: DeferredWrite = { what: 'players', text: PLAYER_ROWS_UPDATE, values: [] };
-    p = { clubId, write, changes: new Map() };
-    pending.set(tx, p);
-    tx.defer(write);
-  }
-  for (const [id, c] of changes) {
-    const prior = p.changes.get(id) ?? NONE;
-    p.changes.set(id, { rating: prior.rating + c.rating, experience: prior.experience + c.experience, ratedMatches: prior.ratedMatches + c.ratedMatches });
-  }
-  const ids = [...p.changes.keys()].sort();
-  const rows = ids.map((id) => p.changes.get(id) as PlayerRowChange);
-  p.write.values = [p.clubId, ids, rows.map((r) => r.rating), rows.map((r) => r.experience), rows.map((r) => r.ratedMatches)];
+  tx.deferMerged<Map<string, PlayerRowChange>>(
+    `players:${clubId}`,
+    (prior) => {
+      const merged = prior ?? new Map<string, PlayerRowChange>();
+      for (const [id, c] of changes) {
+        const p = merged.get(id) ?? NONE;
+        merged.set(id, { rating: p.rating + c.rating, experience: p.experience + c.experience, ratedMatches: p.ratedMatches + c.ratedMatches });
+      }
+      return merged;
+    },
+    (merged) => {
+      const ids = [...merged.keys()].sort();
+      const rows = ids.map((id) => merged.get(id) as PlayerRowChange);
+      return { what: 'players', text: PLAYER_ROWS_UPDATE, values: [clubId, ids, rows.map((r) => r.rating), rows.map((r) => r.experience), rows.map((r) => r.ratedMatches)] };
+    },
+  );
 }
 
 /** Players whose page changed without a change of their row's values (their statistics, their money): their version goes up. */

@@ -47,6 +47,7 @@ export interface ImmediateWrite {
  *    the order called; a read sees the immediate writes before it.
  * 2. `defer` queues a write (an INSERT, or an UPDATE of a row already read and locked)
  *    and returns at once; the queue goes to PostgreSQL as one statement with the COMMIT.
+ *    `deferMerged` queues one write per key that later calls of the command merge into.
  *
  * A deferred write is never seen by a read of the same command, so once a command has
  * deferred a write it may not read or write immediately any more: such a call throws
@@ -54,7 +55,10 @@ export interface ImmediateWrite {
  * writes come first, deferred writes last.
  */
 export class Tx implements Reads {
-  private readonly deferred: DeferredWrite[] = [];
+  /** The queue; a merged write's slot is null while its state has nothing to write. */
+  private readonly deferred: Array<DeferredWrite | null> = [];
+  /** Each merged write's state and its slot in the queue (none until it first writes). */
+  private readonly merged = new Map<string, { state: unknown; slot: number | null }>();
   private readonly committed = new Map<string, () => void>();
 
   constructor(private readonly conn: Connection) {}
@@ -100,6 +104,31 @@ export class Tx implements Reads {
   }
 
   /**
+   * Queues one write per `key` for the command, which each later call with that key
+   * merges into: `merge` takes the state so far (undefined on the first call) and answers
+   * the new one, and `render` turns it into the write (null: nothing to write), which
+   * replaces the queued one in its place, where it was first queued. A statement may
+   * change a row only once, so two writes of one row in the batch would keep only one.
+   *
+   * The key is the caller's ("party volumes:EUR"): one key, one type of state. `render`
+   * should give the same text for the same shape of state (the batch text is cached by
+   * shape and prepared). Answers the merged state.
+   */
+  deferMerged<S>(key: string, merge: (state: S | undefined) => S, render: (state: S) => DeferredWrite | null): S {
+    const entry = this.merged.get(key);
+    const state = merge(entry?.state as S | undefined);
+    const write = render(state);
+    if (!entry) {
+      this.merged.set(key, { state, slot: write ? this.deferred.push(write) - 1 : null });
+    } else {
+      entry.state = state;
+      if (entry.slot !== null) this.deferred[entry.slot] = write;
+      else if (write) entry.slot = this.deferred.push(write) - 1;
+    }
+    return state;
+  }
+
+  /**
    * Something to do once this transaction has committed (never after a rollback, never
    * for an attempt that is run again), at most once per `key`. It must not throw; it
    * runs after the answer is decided and cannot change it.
@@ -127,15 +156,17 @@ export class Tx implements Reads {
 
   private now(text: string, values: readonly unknown[], options?: StatementOptions): Promise<Result> {
     if (this.deferred.length > 0) {
-      throw new Error(`a statement after a deferred write (${this.deferred[0].what}): reads and immediate writes come before deferred ones`);
+      const what = this.deferred.find((w) => w !== null)?.what ?? 'a merged write';
+      throw new Error(`a statement after a deferred write (${what}): reads and immediate writes come before deferred ones`);
     }
     return this.conn.run(text, values, options?.prepare === true);
   }
 
   /** The deferred writes as one statement (data-modifying CTEs), or null; the queue is emptied. */
   takeDeferred(): { text: string; values: unknown[] } | null {
-    if (this.deferred.length === 0) return null;
-    const batch = this.deferred.splice(0);
+    const batch = this.deferred.splice(0).filter((w) => w !== null);
+    this.merged.clear();
+    if (batch.length === 0) return null;
     const values: unknown[] = [];
     for (const w of batch) for (const v of w.values) values.push(v);
     return { text: shapeText(batch), values };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/uuid';
 import { cols, Decoder } from '../db/decode';
-import type { DeferredWrite, Reads, Tx } from '../db/tx';
+import type { Reads, Tx } from '../db/tx';
 import { touchPlayers } from '../db/player-rows';
 import { grossDeltas, reportableMinor } from '../domain/money';
 import { HOUSE } from '../domain/settlement';
@@ -62,34 +62,39 @@ export interface PostingSession {
  * the session totals, so concurrent commands lock them in one order.
  */
 export function addToParties(tx: Tx, clubId: string, session: PostingSession, parties: ReadonlyMap<string, PartyMoney>): void {
+  // A player's page shows his net per currency (the rows with totals): his version goes up with it.
+  touchPlayers(
+    tx,
+    clubId,
+    [...parties].filter(([party, m]) => party !== HOUSE && (m.net !== 0n || m.hasTotals)).map(([party]) => party),
+  );
   // One upsert per currency per command: a second posting of the same command (a match's
-  // stake and a tournament's prizes) is merged into the first, as an upsert may touch a
-  // row only once in the statement the command's writes go in.
-  let byCurrency = pendingParties.get(tx);
-  if (!byCurrency) pendingParties.set(tx, (byCurrency = new Map<string, { write: DeferredWrite; parties: Map<string, PartyMoney> }>()));
-  const prior = byCurrency.get(session.currency);
-  const merged = new Map<string, PartyMoney>();
-  for (const source of [prior?.parties, parties]) {
-    for (const [party, m] of source ?? []) {
-      const into = moneyOf(merged, party);
-      into.gross += m.gross;
-      into.net += m.net;
-      into.paid += m.paid;
-      into.received += m.received;
-      into.hasTotals ||= m.hasTotals;
-    }
-  }
-  const changed = [...merged.entries()].filter(([, m]) => m.gross !== 0n || m.net !== 0n || m.paid !== 0n || m.received !== 0n || m.hasTotals);
-  if (changed.length === 0) return;
-  changed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const values: unknown[] = [clubId, session.currency];
-  const rows = changed
-    .map(
-      ([party, m]) =>
-        `($1, $${values.push(party)}, $2, $${values.push(m.gross.toString())}::bigint, $${values.push(m.net.toString())}::bigint, $${values.push(m.paid.toString())}::bigint, $${values.push(m.received.toString())}::bigint, $${values.push(m.hasTotals)}::boolean)`,
-    )
-    .join(', ');
-  const text = `INSERT INTO party_volumes (club_id, party, currency, gross_minor, net_minor, paid_minor, received_minor, has_totals)
+  // stake and a tournament's prizes) is merged into the first.
+  tx.deferMerged<Map<string, PartyMoney>>(
+    `party volumes:${session.currency}`,
+    (merged = new Map<string, PartyMoney>()) => {
+      for (const [party, m] of parties) {
+        const into = moneyOf(merged, party);
+        into.gross += m.gross;
+        into.net += m.net;
+        into.paid += m.paid;
+        into.received += m.received;
+        into.hasTotals ||= m.hasTotals;
+      }
+      return merged;
+    },
+    (merged) => {
+      const changed = [...merged.entries()].filter(([, m]) => m.gross !== 0n || m.net !== 0n || m.paid !== 0n || m.received !== 0n || m.hasTotals);
+      if (changed.length === 0) return null;
+      changed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const values: unknown[] = [clubId, session.currency];
+      const rows = changed
+        .map(
+          ([party, m]) =>
+            `($1, $${values.push(party)}, $2, $${values.push(m.gross.toString())}::bigint, $${values.push(m.net.toString())}::bigint, $${values.push(m.paid.toString())}::bigint, $${values.push(m.received.toString())}::bigint, $${values.push(m.hasTotals)}::boolean)`,
+        )
+        .join(', ');
+      const text = `INSERT INTO party_volumes (club_id, party, currency, gross_minor, net_minor, paid_minor, received_minor, has_totals)
       VALUES ${rows}
       ON CONFLICT (club_id, party, currency) DO UPDATE
         SET gross_minor = party_volumes.gross_minor + excluded.gross_minor,
@@ -97,26 +102,10 @@ export function addToParties(tx: Tx, clubId: string, session: PostingSession, pa
             paid_minor = party_volumes.paid_minor + excluded.paid_minor,
             received_minor = party_volumes.received_minor + excluded.received_minor,
             has_totals = party_volumes.has_totals OR excluded.has_totals`;
-  // A player's page shows his net per currency (the rows with totals): his version goes up with it.
-  touchPlayers(
-    tx,
-    clubId,
-    [...parties].filter(([party, m]) => party !== HOUSE && (m.net !== 0n || m.hasTotals)).map(([party]) => party),
+      return { what: 'party volumes', text, values };
+    },
   );
-  if (prior) {
-    // Still queued (the batch is sent with the COMMIT): rewritten in place.
-    prior.write.text = text;
-    prior.write.values = values;
-    prior.parties = merged;
-    return;
-  }
-  const write: DeferredWrite = { what: 'party volumes', text, values };
-  tx.defer(write);
-  byCurrency.set(session.currency, { write, parties: merged });
 }
-
-/** The party-volume upsert each command has queued, by currency (merged into by a second posting). */
-const pendingParties = new WeakMap<Tx, Map<string, { write: DeferredWrite; parties: Map<string, PartyMoney> }>>();
 
 /** A payment (R6.6) in party_volumes: its gross (R6.2) for both parties, paid by one and received by the other. */
 export function addPaymentToParties(tx: Tx, clubId: string, session: PostingSession, p: { from: string; to: string; amountMinor: number }): void {
@@ -136,35 +125,28 @@ export function addPaymentToParties(tx: Tx, clubId: string, session: PostingSess
  * gets its row, even one whose net they leave as it was, like the sum over the ledger.
  */
 function addToTableNets(tx: Tx, clubId: string, tableId: string, entries: ReadonlyArray<{ from: string; to: string; amountMinor: number }>): void {
-  let byTable = pendingTableNets.get(tx);
-  if (!byTable) pendingTableNets.set(tx, (byTable = new Map<string, { write: DeferredWrite; nets: Map<string, bigint> }>()));
-  const prior = byTable.get(tableId);
-  const nets = new Map<string, bigint>(prior?.nets ?? []);
-  for (const e of entries) {
-    nets.set(e.from, (nets.get(e.from) ?? 0n) - BigInt(e.amountMinor));
-    nets.set(e.to, (nets.get(e.to) ?? 0n) + BigInt(e.amountMinor));
-  }
-  if (nets.size === 0) return;
-  const values: unknown[] = [clubId, tableId];
-  const rows = [...nets.keys()]
-    .sort()
-    .map((party) => `($1, $2, $${values.push(party)}, $${values.push(nets.get(party)!.toString())}::bigint)`)
-    .join(', ');
-  const text = `INSERT INTO table_nets (club_id, table_id, party, net_minor) VALUES ${rows}
+  tx.deferMerged<Map<string, bigint>>(
+    `table nets:${tableId}`,
+    (nets = new Map<string, bigint>()) => {
+      for (const e of entries) {
+        nets.set(e.from, (nets.get(e.from) ?? 0n) - BigInt(e.amountMinor));
+        nets.set(e.to, (nets.get(e.to) ?? 0n) + BigInt(e.amountMinor));
+      }
+      return nets;
+    },
+    (nets) => {
+      if (nets.size === 0) return null;
+      const values: unknown[] = [clubId, tableId];
+      const rows = [...nets.keys()]
+        .sort()
+        .map((party) => `($1, $2, $${values.push(party)}, $${values.push(nets.get(party)!.toString())}::bigint)`)
+        .join(', ');
+      const text = `INSERT INTO table_nets (club_id, table_id, party, net_minor) VALUES ${rows}
       ON CONFLICT (club_id, table_id, party) DO UPDATE SET net_minor = table_nets.net_minor + excluded.net_minor`;
-  if (prior) {
-    prior.write.text = text;
-    prior.write.values = values;
-    prior.nets = nets;
-    return;
-  }
-  const write: DeferredWrite = { what: 'table nets', text, values };
-  tx.defer(write);
-  byTable.set(tableId, { write, nets });
+      return { what: 'table nets', text, values };
+    },
+  );
 }
-
-/** The table-nets upsert each command has queued, by table (merged into by a second posting). */
-const pendingTableNets = new WeakMap<Tx, Map<string, { write: DeferredWrite; nets: Map<string, bigint> }>>();
 
 const decodeEntry: Decoder<LedgerEntryEntity> = (r) => {
   const c = cols(r);
@@ -185,9 +167,6 @@ const decodeEntry: Decoder<LedgerEntryEntity> = (r) => {
 /** The append-only ledger (R6.3): inserts and reads, never updates or deletes. */
 @Injectable()
 export class LedgerRepository {
-  /** The session-totals upsert each command has queued, by session (merged into by a second posting). */
-  private readonly pendingTotals = new WeakMap<Tx, Map<string, { write: DeferredWrite; acc: Map<string, { net: bigint; games: number }>; at: Date }>>();
-
   /**
    * Posts `entries` and adds them to the session's running totals, with `games.delta`
    * finished games for each of `games.players` (a finished game +1, a void −1), and to
@@ -303,40 +282,34 @@ export class LedgerRepository {
       row(e.to).net += BigInt(e.amountMinor);
     }
     for (const p of players) row(p).games += gamesDelta;
-    // One upsert per session per command, as for party_volumes (addToParties).
-    let bySession = this.pendingTotals.get(tx);
-    if (!bySession) this.pendingTotals.set(tx, (bySession = new Map<string, { write: DeferredWrite; acc: Map<string, { net: bigint; games: number }>; at: Date }>()));
-    const prior = bySession.get(sessionId);
-    // The upsert carries this posting and any earlier one of the command; the answer is this posting's own.
-    const merged = new Map<string, { net: bigint; games: number }>();
-    for (const source of [prior?.acc, acc]) {
-      for (const [party, r] of source ?? []) {
-        const into = merged.get(party) ?? { net: 0n, games: 0 };
-        merged.set(party, { net: into.net + r.net, games: into.games + r.games });
-      }
-    }
-    if (merged.size === 0) return acc;
-    const last = prior && prior.at > at ? prior.at : at;
-    const values: unknown[] = [clubId, sessionId, last];
-    const tuples = [...merged.keys()]
-      .sort()
-      .map((party) => `($1, $2, $${values.push(party)}, $${values.push(merged.get(party)!.net.toString())}::bigint, $${values.push(merged.get(party)!.games)}::int, $3)`)
-      .join(', ');
-    const text = `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${tuples}
+    // One upsert per session per command, as for party_volumes (addToParties). It carries
+    // this posting and any earlier one of the command; the answer is this posting's own.
+    tx.deferMerged<{ rows: Map<string, { net: bigint; games: number }>; at: Date | null }>(
+      `session totals:${sessionId}`,
+      (merged = { rows: new Map(), at: null }) => {
+        for (const [party, r] of acc) {
+          const into = merged.rows.get(party) ?? { net: 0n, games: 0 };
+          merged.rows.set(party, { net: into.net + r.net, games: into.games + r.games });
+        }
+        // The latest posting's time, of those that wrote.
+        if (merged.rows.size > 0 && (merged.at === null || at > merged.at)) merged.at = at;
+        return merged;
+      },
+      ({ rows, at: last }) => {
+        if (rows.size === 0) return null;
+        const values: unknown[] = [clubId, sessionId, last];
+        const tuples = [...rows.keys()]
+          .sort()
+          .map((party) => `($1, $2, $${values.push(party)}, $${values.push(rows.get(party)!.net.toString())}::bigint, $${values.push(rows.get(party)!.games)}::int, $3)`)
+          .join(', ');
+        const text = `INSERT INTO session_totals (club_id, session_id, party, net_minor, games, last_at) VALUES ${tuples}
        ON CONFLICT (club_id, session_id, party) DO UPDATE
          SET net_minor = session_totals.net_minor + excluded.net_minor,
              games = session_totals.games + excluded.games,
              last_at = greatest(session_totals.last_at, excluded.last_at)`;
-    if (prior) {
-      prior.write.text = text;
-      prior.write.values = values;
-      prior.acc = merged;
-      prior.at = last;
-      return acc;
-    }
-    const write: DeferredWrite = { what: 'session totals', text, values };
-    tx.defer(write);
-    bySession.set(sessionId, { write, acc: merged, at: last });
+        return { what: 'session totals', text, values };
+      },
+    );
     return acc;
   }
 }

@@ -65,3 +65,96 @@ describe('the order of a command', () => {
     expect(sent).toEqual(['SELECT 1', 'UPDATE t SET v = 1']);
   });
 });
+
+/** One queued write per key that later calls merge into (Tx.deferMerged). */
+describe('Tx.deferMerged', () => {
+  const noConnection = {} as Connection;
+  // A per-row counter: the upsert's text depends only on how many rows it has.
+  const add = (tx: Tx, key: string, rows: Record<string, number>) =>
+    tx.deferMerged<Map<string, number>>(
+      key,
+      (state = new Map()) => {
+        for (const [id, n] of Object.entries(rows)) state.set(id, (state.get(id) ?? 0) + n);
+        return state;
+      },
+      (state) => {
+        const ids = [...state.keys()].filter((id) => state.get(id) !== 0).sort();
+        if (ids.length === 0) return null;
+        const values: unknown[] = [];
+        const tuples = ids.map((id) => `($${values.push(id)}, $${values.push(state.get(id))})`).join(', ');
+        return { what: `counters ${key}`, text: `INSERT INTO n (id, n) VALUES ${tuples} ON CONFLICT (id) DO UPDATE SET n = n.n + excluded.n`, values };
+      },
+    );
+  const insert = (id: number): DeferredWrite => ({ what: 'row insert', text: 'INSERT INTO t (id) VALUES ($1)', values: [id] });
+
+  it('merges later calls into the write where it was first queued, one write per key', () => {
+    const tx = new Tx(noConnection);
+    add(tx, 'a', { x: 1 });
+    tx.defer(insert(1));
+    add(tx, 'b', { y: 5 });
+    expect(add(tx, 'a', { z: 2, x: 3 })).toEqual(
+      new Map([
+        ['x', 4],
+        ['z', 2],
+      ]),
+    );
+    expect(tx.takeDeferred()).toEqual({
+      text:
+        'WITH w0 AS (INSERT INTO n (id, n) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET n = n.n + excluded.n RETURNING 1), ' +
+        'w1 AS (INSERT INTO t (id) VALUES ($5) RETURNING 1), ' +
+        'w2 AS (INSERT INTO n (id, n) VALUES ($6, $7) ON CONFLICT (id) DO UPDATE SET n = n.n + excluded.n RETURNING 1) SELECT 1',
+      values: ['x', 4, 'z', 2, 1, 'y', 5],
+    });
+  });
+
+  it('keeps its state per transaction', () => {
+    const a = new Tx(noConnection);
+    const b = new Tx(noConnection);
+    add(a, 'k', { x: 1 });
+    add(b, 'k', { x: 10 });
+    add(a, 'k', { x: 1 });
+    expect(a.takeDeferred()!.values).toEqual(['x', 2]);
+    expect(b.takeDeferred()!.values).toEqual(['x', 10]);
+  });
+
+  it('answers the same text for the same shape, whether merged or written at once', () => {
+    const merged = new Tx(noConnection);
+    add(merged, 'k', { x: 1 });
+    add(merged, 'k', { y: 1 });
+    const once = new Tx(noConnection);
+    add(once, 'k', { p: 7, q: 8 });
+    expect(merged.takeDeferred()!.text).toBe(once.takeDeferred()!.text);
+  });
+
+  it('queues nothing while there is nothing to write, and drops a write merged down to nothing', () => {
+    const tx = new Tx(noConnection);
+    add(tx, 'k', { x: 0 });
+    expect(tx.deferring).toBe(false);
+    tx.defer(insert(1));
+    // Its place is where it first had something to write: after the insert.
+    add(tx, 'k', { x: 2 });
+    expect(tx.takeDeferred()!.text).toMatch(/^WITH w0 AS \(INSERT INTO t .* w1 AS \(INSERT INTO n /);
+
+    const cancelled = new Tx(noConnection);
+    add(cancelled, 'k', { x: 2 });
+    add(cancelled, 'k', { x: -2 });
+    expect(cancelled.takeDeferred()).toBeNull();
+  });
+
+  it('starts again after the queue was taken', () => {
+    const tx = new Tx(noConnection);
+    add(tx, 'k', { x: 1 });
+    tx.takeDeferred();
+    add(tx, 'k', { x: 1 });
+    expect(tx.takeDeferred()!.values).toEqual(['x', 1]);
+  });
+
+  it('refuses a read once a merged write is queued, even one merged down to nothing', async () => {
+    const conn = { run: () => Promise.resolve({ rows: [], rowCount: 0 }) } as unknown as Connection;
+    const tx = new Tx(conn);
+    add(tx, 'k', { x: 1 });
+    await expect(tx.rows('SELECT 1', [], () => 1)).rejects.toThrow(/after a deferred write \(counters k\)/);
+    add(tx, 'k', { x: -1 });
+    await expect(tx.rows('SELECT 1', [], () => 1)).rejects.toThrow(/after a deferred write \(a merged write\)/);
+  });
+});
