@@ -20,6 +20,7 @@ import { Tournaments1796778000000 } from './1796778000000-Tournaments';
 import { BoardLinks1796864400000 } from './1796864400000-BoardLinks';
 import { StatementPages1796950800000 } from './1796950800000-StatementPages';
 import { TableNets1796954400000 } from './1796954400000-TableNets';
+import { PartySessions1797040800000 } from './1797040800000-PartySessions';
 
 /** Every migration, in order. Listed explicitly so compiled and ts-jest runs agree. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   BoardLinks1796864400000,
   StatementPages1796950800000,
   TableNets1796954400000,
+  PartySessions1797040800000,
 ];

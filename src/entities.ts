@@ -6,6 +6,7 @@ import { SessionEntity } from './sessions/session.entity';
 import { LedgerEntryEntity } from './ledger/ledger-entry.entity';
 import { PartyVolumeEntity } from './ledger/party-volume.entity';
 import { SessionTotalEntity } from './ledger/session-total.entity';
+import { PartySessionEntity } from './ledger/party-session.entity';
 import { TableNetEntity } from './ledger/table-net.entity';
 import { PaymentEntity } from './payments/payment.entity';
 import { PlayerStatEntity } from './player-stats/player-stat.entity';
@@ -34,6 +35,7 @@ export const ENTITIES = [
   AuthRateCounterEntity,
   AuditEntryEntity,
   SessionTotalEntity,
+  PartySessionEntity,
   PartyVolumeEntity,
   TableNetEntity,
   PlayerStatEntity,

@@ -1,6 +1,6 @@
 /**
  * `npm run rebuild-read-models [-- --check] [-- --club <id>]`: rebuilds the read models
- * (player_stats, party_volumes, players.rated_matches, session_totals, table_nets) of every club, or
+ * (player_stats, party_volumes, players.rated_matches, session_totals, table_nets, party_sessions) of every club, or
  * one, from the games, the ledger and the payments; with `--check`, writes nothing and
  * lists where the stored models differ from a rebuild (exit 1 when they do).
  *

@@ -11,6 +11,8 @@
  * - `players.rated_matches`: finished backgammon matches that rated the player (R7.1, R8.9, R3.9).
  * - `session_totals`: each party's net and finished games per session (R6.5).
  * - `table_nets`: each party's net per table (received − paid over the table's entries).
+ * - `party_sessions`: the sessions each party is on (a session total, a payment, a seat),
+ *   with the session's date (`startsAt`, else creation).
  */
 import { cols, type Row } from '../db/decode';
 import { gameStatsRows, matchStatsRows, STATS_COUNTERS, sumStatsRows, type StatsRow } from '../domain/player-stats';
@@ -143,6 +145,19 @@ const TABLE_NETS_EXPECTED = `
    WHERE l.club_id = $1 AND l.table_id IS NOT NULL
    GROUP BY l.club_id, l.table_id, p.party`;
 
+/**
+ * The sessions each party of club $1 is on, dated as the session is: a session total
+ * (whatever its figures), a payment it made or received, or a seat at one of its tables.
+ */
+const PARTY_SESSIONS_EXPECTED = `
+  SELECT x.club_id, x.session_id, x.party, coalesce(s.starts_at, s.created_at) AS dated
+    FROM (SELECT club_id, session_id, party FROM session_totals WHERE club_id = $1
+          UNION SELECT club_id, session_id, from_party FROM payments WHERE club_id = $1
+          UNION SELECT club_id, session_id, to_party FROM payments WHERE club_id = $1
+          UNION SELECT t.club_id, t.session_id, tp.player_id::text FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
+                 WHERE tp.club_id = $1 AND t.session_id IS NOT NULL) x
+    JOIN sessions s ON s.club_id = x.club_id AND s.id = x.session_id`;
+
 /** Finished backgammon matches (R7.1, R8.9) that rated the player, per player of club $1 (players without one: 0). */
 const RATED_MATCHES_EXPECTED = `
   SELECT p.club_id, p.id, (SELECT count(*) FROM table_players tp JOIN game_tables t ON t.club_id = tp.club_id AND t.id = tp.table_id
@@ -191,6 +206,16 @@ const SQL_MODELS: SqlModel[] = [
     ],
   },
   {
+    // After session_totals, whose rebuilt rows it lists.
+    name: 'party_sessions',
+    expected: PARTY_SESSIONS_EXPECTED,
+    stored: `SELECT club_id, session_id, party, dated FROM party_sessions WHERE club_id = $1`,
+    write: [
+      `DELETE FROM party_sessions WHERE club_id = $1`,
+      `INSERT INTO party_sessions (club_id, session_id, party, dated) SELECT club_id, session_id, party, dated FROM (${PARTY_SESSIONS_EXPECTED}) x`,
+    ],
+  },
+  {
     name: 'players.rated_matches',
     expected: RATED_MATCHES_EXPECTED,
     stored: `SELECT club_id, id, rated_matches FROM players WHERE club_id = $1`,
@@ -229,8 +254,12 @@ function differences(name: string, expected: string[], stored: string[], limit =
   return out.slice(0, limit);
 }
 
-/** Zero rows: a party whose session total or volume is back to 0 (a game and its void) still has its row; the history has none. */
-const isZero = (r: Row) => Object.entries(r).every(([k, v]) => !/(_minor|games|rated_matches)$/.test(k) || Number(v) === 0) && r.has_totals !== true;
+/**
+ * Zero rows: a party whose session total or volume is back to 0 (a game and its void) still
+ * has its row; the history has none. A row with no counter (party_sessions) is never one.
+ */
+const COUNTER = /(_minor|games|rated_matches)$/;
+const isZero = (r: Row) => Object.keys(r).some((k) => COUNTER.test(k)) && Object.entries(r).every(([k, v]) => !COUNTER.test(k) || Number(v) === 0) && r.has_totals !== true;
 
 /** player_stats of one club rebuilt (`write`) or compared (`check`); the differences found (write: before the rewrite). */
 export async function rebuildPlayerStats(db: SqlClient, clubId: string, mode: 'write' | 'check'): Promise<string[]> {
@@ -271,7 +300,7 @@ export interface PgLikeClient {
 }
 
 /** The models' tables, locked against the commands' upserts while a rebuild writes them. */
-const LOCK_MODELS = 'LOCK TABLE player_stats, party_volumes, session_totals, table_nets IN SHARE ROW EXCLUSIVE MODE';
+const LOCK_MODELS = 'LOCK TABLE player_stats, party_volumes, session_totals, table_nets, party_sessions IN SHARE ROW EXCLUSIVE MODE';
 
 /**
  * `work` in one REPEATABLE READ transaction, committed when it writes (`write`), rolled

@@ -283,30 +283,30 @@ export class SettlementRepository {
   }
 
   /**
-   * The party's money per currency over the club's sessions dated (`startsAt`, else
-   * creation) in [`since`, `until`) (either end open when null), each marked `after` when
-   * dated at or after `splitAt`: what a statement over a range needs besides the running
-   * money. Walks those sessions on sessions_dated_id_ix with, for each, index lookups of
-   * the party's total and payments (scalar subqueries, kept per row): its cost is that of
-   * the sessions read, not of the history outside them.
+   * The party's money per currency over his sessions dated (`startsAt`, else creation) in
+   * [`since`, `until`) (either end open when null), each marked `after` when dated at or
+   * after `splitAt`: what a statement over a range needs besides the running money. Reads
+   * his own sessions in the range on party_sessions_dated_ix with, for each, index lookups
+   * of his total and payments (scalar subqueries, kept per row): its cost is that of his
+   * sessions read, not of the club's or of his history outside them.
    */
   partyMoneyDated(tx: Reads, clubId: string, party: string, since: Date | null, until: Date | null, splitAt: Date | null): Promise<Array<PartyMoneyRow & { after: boolean }>> {
     const params: unknown[] = [clubId, party];
-    const dated = 'coalesce(s.starts_at, s.created_at)';
-    let where = 's.club_id = $1';
-    if (since) where += ` AND ${dated} >= $${params.push(since)}`;
-    if (until) where += ` AND ${dated} < $${params.push(until)}`;
-    const after = splitAt ? `${dated} >= $${params.push(splitAt)}` : 'false';
+    let where = 'ps.club_id = $1 AND ps.party = $2';
+    if (since) where += ` AND ps.dated >= $${params.push(since)}`;
+    if (until) where += ` AND ps.dated < $${params.push(until)}`;
+    const after = splitAt ? `ps.dated >= $${params.push(splitAt)}` : 'false';
     return tx.rows(
       `SELECT currency, after, coalesce(sum(net), 0)::text AS net, coalesce(sum(paid), 0)::text AS paid, coalesce(sum(received), 0)::text AS received
          FROM (
            SELECT s.currency, ${after} AS after,
-                  (SELECT st.net_minor FROM session_totals st WHERE st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2) AS net,
+                  (SELECT st.net_minor FROM session_totals st WHERE st.club_id = ps.club_id AND st.session_id = ps.session_id AND st.party = $2) AS net,
                   y.paid, y.received
-             FROM sessions s
+             FROM party_sessions ps
+             JOIN sessions s ON s.club_id = ps.club_id AND s.id = ps.session_id
             CROSS JOIN LATERAL (
               SELECT sum(p.amount_minor) FILTER (WHERE p.from_party = $2) AS paid, sum(p.amount_minor) FILTER (WHERE p.to_party = $2) AS received
-                FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2)
+                FROM payments p WHERE p.club_id = ps.club_id AND p.session_id = ps.session_id AND (p.from_party = $2 OR p.to_party = $2)
             ) y
             WHERE ${where}
          ) x
@@ -320,31 +320,23 @@ export class SettlementRepository {
   /**
    * A page of the sessions the party played in (a running total), paid or was paid in, or
    * sat at a table of, dated in [`from`, `toEnd`): by date (`startsAt`, else creation), then
-   * id, after the key `after` (a date key and an id). Walks the club's sessions in that order
-   * on sessions_dated_id_ix from the key on and stops at `limit` of the party's, each checked
-   * by index lookups (session_totals' key, payments_session_ix, game_tables_session_ix and
-   * table_players' key) that COALESCE keeps per row (an EXISTS would be planned as a hash of
-   * all the party's rows): a page costs the club's sessions it spans, whatever the history
-   * before or after it.
+   * id, after the key `after` (a date key and an id). Reads the party's own rows of
+   * party_sessions (kept with those writes) in that order on party_sessions_dated_ix from
+   * the key on, each joined to its session by key, and stops at `limit`: a page costs its
+   * own sessions, whatever the club's or the party's history before or after it.
    */
   statementSessions(tx: Reads, clubId: string, party: string, range: { from: Date | null; toEnd: Date | null }, after: [string, string] | null, limit: number): Promise<DatedSession[]> {
     const params: unknown[] = [clubId, party];
-    const dated = 'coalesce(s.starts_at, s.created_at)';
-    let where = 's.club_id = $1';
-    if (range.from) where += ` AND ${dated} >= $${params.push(range.from)}`;
-    if (range.toEnd) where += ` AND ${dated} < $${params.push(range.toEnd)}`;
-    if (after) where += ` AND (${dated}, s.id) > ($${params.push(after[0])}::timestamptz, $${params.push(after[1])}::uuid)`;
+    let where = 'ps.club_id = $1 AND ps.party = $2';
+    if (range.from) where += ` AND ps.dated >= $${params.push(range.from)}`;
+    if (range.toEnd) where += ` AND ps.dated < $${params.push(range.toEnd)}`;
+    if (after) where += ` AND (ps.dated, ps.session_id) > ($${params.push(after[0])}::timestamptz, $${params.push(after[1])}::uuid)`;
     return tx.rows(
-      `SELECT s.*, to_char(${dated} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS dated_key
-         FROM sessions s
+      `SELECT s.*, to_char(ps.dated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS dated_key
+         FROM party_sessions ps
+         JOIN sessions s ON s.club_id = ps.club_id AND s.id = ps.session_id
         WHERE ${where}
-          AND coalesce(
-                (SELECT true FROM session_totals st WHERE st.club_id = s.club_id AND st.session_id = s.id AND st.party = $2),
-                (SELECT true FROM payments p WHERE p.club_id = s.club_id AND p.session_id = s.id AND (p.from_party = $2 OR p.to_party = $2) LIMIT 1),
-                (SELECT true FROM game_tables t JOIN table_players tp ON tp.club_id = t.club_id AND tp.table_id = t.id
-                  WHERE t.club_id = s.club_id AND t.session_id = s.id AND tp.player_id = $2::uuid LIMIT 1),
-                false)
-        ORDER BY ${dated}, s.id
+        ORDER BY ps.dated, ps.session_id
         LIMIT $${params.push(limit)}`,
       params,
       (r) => ({ ...decodeSession(r), datedKey: cols(r).text('dated_key') }),

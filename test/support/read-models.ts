@@ -3,7 +3,7 @@ import type { TestApp } from './app';
 
 /**
  * The read models the commands kept (statistics, money per party, rated matches, session
- * totals, table nets) of every club of the app's database, compared with a rebuild from the games, the
+ * totals, table nets, party sessions) of every club of the app's database, compared with a rebuild from the games, the
  * ledger and the payments: the differences found (none expected).
  */
 export async function readModelDifferences(t: TestApp): Promise<string[]> {
