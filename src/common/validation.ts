@@ -34,7 +34,8 @@ function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
-  constructor() {
+  /** `fastPaths: false`: class-validator on every body (the test that holds the fast checks to it). */
+  constructor(private readonly options: { fastPaths?: boolean } = {}) {
     super({
       whitelist: true,
       forbidNonWhitelisted: true,
@@ -57,9 +58,29 @@ export class StrictValidationPipe extends ValidationPipe {
           errors: [{ field: '', message: 'must be a JSON object' }],
         });
       }
+      const fast = this.options.fastPaths === false ? undefined : fastPaths.get(metadata.metatype);
+      if (fast) {
+        const dto = fast(value as Record<string, unknown>);
+        if (dto !== null) return dto;
+      }
     }
     return super.transform(value, metadata);
   }
+}
+
+/**
+ * A hot body's check without class-transformer and class-validator: the DTO instance they
+ * would make of `body`, or null whenever the body is anything but plainly valid (the full
+ * pipeline then runs and words the refusal). It must accept only what the DTO's rules
+ * accept and build the same instance (a property test holds each one to that).
+ */
+export type FastBodyCheck<T> = (body: Record<string, unknown>) => T | null;
+
+const fastPaths = new Map<unknown, FastBodyCheck<unknown>>();
+
+/** Registers the fast check of a hot body's DTO (see FastBodyCheck). */
+export function fastBodyCheck<T>(dto: new () => T, check: FastBodyCheck<T>): void {
+  fastPaths.set(dto, check);
 }
 
 /** A field that may be left out; when present it must not be null (PATCH semantics). */

@@ -22,7 +22,7 @@ import {
 import { GAME_VARIANTS, VARIANT_RESULTS, VARIANTS, type GameVariant, type Variant, type VariantResult } from '../domain/variants';
 import { FORFEIT_REASONS, type ForfeitReason } from '../domain/match';
 import { ListQuery } from '../common/pagination';
-import { MoneyMinor, OptionalNullable } from '../common/validation';
+import { fastBodyCheck, MoneyMinor, OptionalNullable } from '../common/validation';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -385,6 +385,94 @@ export class StartGameDto {
   actions?: ActionDto[];
 }
 
+// The bodies of a game's commands are the hottest of the service (every recorded game,
+// every action): they are checked here by hand first, and class-validator runs only on
+// a body this check does not plainly accept, to word the refusal. Each check accepts a
+// subset of what the decorators above accept (nulls, extra keys, anything unusual: no)
+// and builds the instance class-transformer would (test/support/fast-bodies-check.mjs holds
+// them to that on generated bodies). A rule added to the DTOs must be added here too,
+// or the check must refuse the field, which the test finds.
+
+/** Lowercase or uppercase hex, versions 1–8, the RFC variant: within what IsUUID() accepts. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+const isIntIn = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** The fields each action type may carry besides `type` (OnlyFor above). */
+const ACTION_FIELDS: Record<ActionType, ReadonlySet<string>> = {
+  double: new Set(['by', 'cubes']),
+  take: new Set(['by', 'cube']),
+  pass: new Set(['by', 'cube']),
+  beaver: new Set(['by', 'cube']),
+  raccoon: new Set(['by', 'cube']),
+  finish: new Set(['winner', 'result', 'checkersLeft', 'resigned', 'offeredBy']),
+  'resign-refused': new Set(['by', 'result', 'checkersLeft']),
+};
+
+/** An action's body as ActionDto, or null unless plainly valid. */
+export function plainAction(body: unknown): ActionDto | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.getPrototypeOf(body) !== Object.prototype) return null;
+  const plain = body as Record<string, unknown>;
+  const type = plain.type;
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(ACTION_FIELDS, type)) return null;
+  const allowed = ACTION_FIELDS[type as ActionType];
+  const dto = new ActionDto();
+  for (const key of Object.keys(plain)) {
+    const v = plain[key];
+    if (key === 'type') continue;
+    if (!allowed.has(key)) return null;
+    switch (key) {
+      case 'by':
+      case 'cube':
+      case 'winner':
+      case 'offeredBy':
+        if (!isUuid(v)) return null;
+        break;
+      case 'cubes':
+        if (!Array.isArray(v) || v.length > 12 || !v.every(isUuid)) return null;
+        break;
+      case 'result':
+        if (typeof v !== 'string' || !VARIANT_RESULTS.includes(v as VariantResult)) return null;
+        break;
+      case 'checkersLeft':
+        if (!isIntIn(v, 1, 15)) return null;
+        break;
+      case 'resigned':
+        if (typeof v !== 'boolean') return null;
+        break;
+      default:
+        return null;
+    }
+  }
+  for (const key of Object.keys(plain)) (dto as unknown as Record<string, unknown>)[key] = Array.isArray(plain[key]) ? [...(plain[key] as unknown[])] : plain[key];
+  return dto;
+}
+
+/** A game's start (or whole game) body as StartGameDto, or null unless plainly valid. */
+export function plainStartGame(body: Record<string, unknown>): StartGameDto | null {
+  if (Object.getPrototypeOf(body) !== Object.prototype) return null;
+  const dto = new StartGameDto();
+  for (const key of Object.keys(body)) {
+    const v = body[key];
+    if (key === 'automaticDoubles') {
+      if (!isIntIn(v, 0, 64)) return null;
+      dto.automaticDoubles = v;
+    } else if (key === 'actions') {
+      if (!Array.isArray(v) || v.length > 500) return null;
+      const actions: ActionDto[] = [];
+      for (const a of v as unknown[]) {
+        const action = plainAction(a);
+        if (action === null) return null;
+        actions.push(action);
+      }
+      dto.actions = actions;
+    } else {
+      return null;
+    }
+  }
+  return dto;
+}
+
 export class VoidDto {
   @ApiProperty({ maxLength: 500, example: 'Wrong winner recorded' })
   @IsString()
@@ -718,3 +806,6 @@ export class MoneyGameDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
+
+fastBodyCheck(ActionDto, plainAction);
+fastBodyCheck(StartGameDto, plainStartGame);
