@@ -470,6 +470,13 @@ describe('tournament checks (R9)', () => {
     const done = await get(c, id);
     expect(done.status).toBe('finished');
     expect(placesOf(done.flights[0].standings)).toEqual({ [s2]: 1, [s1]: 2, [s3]: 3, [s4]: 3 });
+
+    // An arrival naming its time twice (`at` is the older name of `arrivedAt`) is malformed: 400, nothing written.
+    const plain = (await c.post('/v1/matches', { sides: [[s1], [s2]], target: 5, scheduledAt: startsAt })).body.id as string;
+    const before = await snapshot(c, id, [plain]);
+    const twice = await c.post(`/v1/matches/${plain}/arrivals`, { side: 0, arrivedAt: at(startsAt, 6, 0), at: at(startsAt, 6, 0) });
+    expect(twice.status).toBe(400);
+    expect(await snapshot(c, id, [plain])).toEqual(before);
   });
 
   // ---- 4. a withdrawal --------------------------------------------------------------------
