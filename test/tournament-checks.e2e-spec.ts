@@ -594,6 +594,35 @@ describe('tournament checks (R9)', () => {
     expect(state.flights[0].entries.find((e: { playerId: string }) => e.playerId === s6).status).toBe('withdrawn');
   });
 
+  it('4c. a player who withdraws before the draw is not drawn and pays no fee; entries stay open for the others (R9.2, R9.8, R9.9)', async () => {
+    const c = await club();
+    const p: string[] = [];
+    for (let i = 1; i <= 6; i++) p.push(await player(c, `Y${i}`, 2000 - 100 * i));
+    const [y1, y2, y3, y4, y5, y6] = p;
+    const session = await c.session();
+    const id = await create(c, { name: 'Early leaver', format: 'knockout', targets: [3], sessionId: session, entryFeeMinor: 1000, housePercent: 10, payouts: [70, 30] });
+    for (const x of [y1, y2, y3, y4, y5]) await enter(c, id, x);
+    // y3 withdraws before the draw (R9.2: at any time); the tournament is still open for entries.
+    const w = await c.post(`/v1/tournaments/${id}/entries/${y3}/withdraw`, { reason: 'withdrawal' });
+    expect(w.status).toBe(200);
+    expect(w.body.status).toBe('open');
+    await enter(c, id, y6);
+    const drawn = await draw(c, id, { seeding: 'rating' });
+    // Five players are drawn: y1 1, y2 2, y4 3, y5 4, y6 5 (by rating). A bracket of 8, 8 − 5 = 3 byes to seeds 1, 2, 3.
+    // From the top, 1–8 (bye y1), 4–5 (y5–y6), 3–6 (bye y4), 2–7 (bye y2).
+    const f = drawn.flights[0];
+    expect(shape(f.rounds[0])).toEqual([{ bye: y1 }, pair(y5, y6), { bye: y4 }, { bye: y2 }]);
+    const seeds = Object.fromEntries((f.entries as Array<{ playerId: string; seed: number | null; status: string }>).map((e) => [e.playerId, [e.seed, e.status]]));
+    expect(seeds).toEqual({ [y1]: [1, 'in'], [y2]: [2, 'in'], [y3]: [null, 'withdrawn'], [y4]: [3, 'in'], [y5]: [4, 'in'], [y6]: [5, 'in'] });
+    // The pool is the five drawn entries' fees: 5 × 1000 = 5000; the house 10 %, 500. y3 paid nothing.
+    expect(f.prizePoolMinor).toBe(5000);
+    expect(f.houseMinor).toBe(500);
+    const statement = (await c.get(`/v1/sessions/${session}/settlement`)).body;
+    const net = Object.fromEntries((statement.players as Array<{ playerId: string; netMinor: number }>).map((x) => [x.playerId, x.netMinor]));
+    expect(net[y3] ?? 0).toBe(0);
+    expect([net[y1], net[y2], net[y4], net[y5], net[y6]]).toEqual([-1000, -1000, -1000, -1000, -1000]);
+  });
+
   // ---- 5. corrections ---------------------------------------------------------------------
 
   it('5. a correction is allowed before a later match of its players has started a game, refused after, and a refusal writes nothing (R9.10)', async () => {
