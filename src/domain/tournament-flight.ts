@@ -100,10 +100,15 @@ function withBracket(f: Flight, b: BracketName, br: Bracket | null): Flight {
   return b === 'main' ? { ...f, main: br } : { ...f, consolation: br };
 }
 
-/** R9.2: a flight is drawn with two entries at least. */
+/** R9.2, R9.8: the entries the draw takes: those still in (one who left before the draw is not drawn). */
+export function entriesToDraw(f: Flight): FlightEntry[] {
+  return f.entries.filter((e) => e.status === 'in');
+}
+
+/** R9.2: a flight is drawn with two entries at least (still in: R9.8). */
 export function assertDrawable(f: Flight): void {
-  if (f.entries.length < 2)
-    refuse('TOO_FEW_ENTRIES', 'R9.2', `Flight "${f.name}" has ${f.entries.length} entr${f.entries.length === 1 ? 'y' : 'ies'}; a flight needs at least 2 to be drawn (R9.2)`);
+  const n = entriesToDraw(f).length;
+  if (n < 2) refuse('TOO_FEW_ENTRIES', 'R9.2', `Flight "${f.name}" has ${n} entr${n === 1 ? 'y' : 'ies'} still in; a flight needs at least 2 to be drawn (R9.2)`);
 }
 
 /**
@@ -114,7 +119,10 @@ export function assertDrawable(f: Flight): void {
 export function drawFlight(f: Flight, rules: FlightRules, seeded: readonly string[]): Flight {
   assertDrawable(f);
   const seedOf = new Map(seeded.map((id, i) => [id, i + 1]));
-  const entries = [...f.entries].sort((a, b) => (seedOf.get(a.playerId) as number) - (seedOf.get(b.playerId) as number)).map((e) => ({ ...e, seed: seedOf.get(e.playerId) as number }));
+  // The drawn in seed order, then those who left before the draw (R9.8), in entry order and unseeded.
+  const drawn = [...f.entries].filter((e) => seedOf.has(e.playerId)).sort((a, b) => (seedOf.get(a.playerId) as number) - (seedOf.get(b.playerId) as number));
+  const left = f.entries.filter((e) => !seedOf.has(e.playerId));
+  const entries = [...drawn.map((e) => ({ ...e, seed: seedOf.get(e.playerId) as number })), ...left.map((e) => ({ ...e, seed: null }))];
   const rounds = rules.format === 'knockout' ? drawKnockout(seeded, rules.targets) : [swissRound(1, targetOf(rules.targets, 1), pairSwissRound(seeded, 1, new Set(), new Set()))];
   return advance({ ...f, entries, main: { seeded: [...seeded], rounds }, consolation: null, prizes: null }, rules);
 }
@@ -301,9 +309,24 @@ export function bracketStandings(br: Bracket, format: TournamentFormat): Tournam
   return format === 'swiss' ? swissStandings(br.seeded, br.rounds) : knockoutStandings(br.seeded, br.rounds);
 }
 
-/** R9.9: the pool of the flight (entries × fee; nothing refunded to one who left). */
+/** R9.9: the players who paid the fee: every one drawn (one who left after the draw included, R9.9); none before the draw. */
+export function feePayers(f: Flight): readonly string[] {
+  return f.main ? f.main.seeded : [];
+}
+
+/** R9.9: the pool of the flight (the drawn entries × fee; nothing refunded to one who left after the draw). */
 export function poolOf(f: Flight, rules: FlightRules): number {
-  return f.main && rules.entryFeeMinor ? f.entries.length * rules.entryFeeMinor : 0;
+  return rules.entryFeeMinor ? feePayers(f).length * rules.entryFeeMinor : 0;
+}
+
+/**
+ * R9.5: the tournament's status from its flights': open until the draw (a withdrawal before
+ * it keeps the entries open, R9.2), finished once every flight is, else running.
+ */
+export function tournamentStatus(flights: readonly Flight[], rules: FlightRules): 'open' | 'running' | 'finished' {
+  const each = flights.map((f) => flightStatus(f, rules));
+  if (each.every((s) => s === 'open')) return 'open';
+  return each.every((s) => s === 'finished') ? 'finished' : 'running';
 }
 
 /** R9.9: the house's commission and the prizes of a finished flight, to the minor unit. */

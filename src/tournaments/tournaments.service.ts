@@ -19,7 +19,20 @@ import {
   flightIndex,
 } from '../domain/tournament-commands';
 import { seedOrder } from '../domain/tournament';
-import { correctionOf, currentMatchOf, drawFlight, Flight, flightPrizes, flightStatus, pendingMatches, recordResult, withdrawEntry, withMatch } from '../domain/tournament-flight';
+import {
+  correctionOf,
+  currentMatchOf,
+  drawFlight,
+  entriesToDraw,
+  Flight,
+  flightPrizes,
+  flightStatus,
+  pendingMatches,
+  recordResult,
+  tournamentStatus,
+  withdrawEntry,
+  withMatch,
+} from '../domain/tournament-flight';
 import type { NewEntry } from '../ledger';
 import type { NewEvent } from '../outbox/event-types';
 import { Outbox } from '../outbox/outbox';
@@ -162,7 +175,7 @@ export class TournamentsService implements OnModuleInit {
       const now = new Date();
       const flights = t.state.flights.map((f) => {
         const seeded = seedOrder(
-          f.entries.map((e) => ({ playerId: e.playerId, entryNo: e.entryNo, rating: ratings.get(e.playerId) ?? 0, seed: e.seed })),
+          entriesToDraw(f).map((e) => ({ playerId: e.playerId, entryNo: e.entryNo, rating: ratings.get(e.playerId) ?? 0, seed: e.seed })),
           dto.seeding,
           dto.randomSeed ?? 0,
         );
@@ -323,7 +336,7 @@ export class TournamentsService implements OnModuleInit {
       }
       return flight;
     });
-    const status = flights.every((f) => flightStatus(f, rules) === 'finished') ? 'finished' : 'running';
+    const status = tournamentStatus(flights, rules);
     t = { ...t, status, state: { ...t.state, flights } };
     const matches = created.matches;
     return Promise.resolve(() => {
