@@ -713,6 +713,86 @@ describe('tournament checks (R9)', () => {
     expect(final.sides!.map((x) => x[0]).sort()).toEqual([s2, s4].sort());
   });
 
+  it('5c. a Swiss result corrected before the next round has begun: that round is paired again from the corrected ranking (R9.10, R9.4)', async () => {
+    const c = await club();
+    const p: string[] = [];
+    for (let i = 1; i <= 6; i++) p.push(await player(c, `Q${i}`));
+    const [s1, s2, s3, s4, s5, s6] = p;
+    const id = await create(c, { name: 'Swiss correction', format: 'swiss', rounds: 3, targets: [3] });
+    for (let i = 0; i < 6; i++) await enter(c, id, p[i], { seed: i + 1 });
+    const r1 = ((await draw(c, id, { seeding: 'given' })).flights[0].rounds as Round[])[0];
+    // Round 1: 1–4, 2–5, 3–6; the top three win 3-0.
+    expect(swiss(r1)).toEqual(
+      swissOf(
+        [
+          [s1, s4],
+          [s2, s5],
+          [s3, s6],
+        ],
+        null,
+      ),
+    );
+    const m14 = r1.pairings[0].matchId as string;
+    await games(c, m14, [[s1, 'backgammon']]);
+    await games(c, r1.pairings[1].matchId as string, [[s2, 'backgammon']]);
+    await games(c, r1.pairings[2].matchId as string, [[s3, 'backgammon']]);
+    // Ranking: s1, s2, s3 (1 win, Buchholz 0, +3, by seed), s4, s5, s6 (0 wins, Buchholz 1, −3, by seed).
+    // Round 2: s1 takes s2; s3 (met s6) takes s4; s5–s6.
+    let rs = await rounds(c, id);
+    expect(swiss(rs[1])).toEqual(
+      swissOf(
+        [
+          [s1, s2],
+          [s3, s4],
+          [s5, s6],
+        ],
+        null,
+      ),
+    );
+    // s1–s4 was really won by s4. Voided before any game of round 2: round 2 is withdrawn whole.
+    expect((await c.post(`/v1/matches/${m14}/void`, { reason: 'Wrong winner' })).status).toBe(200);
+    rs = await rounds(c, id);
+    expect(rs.slice(1).flatMap((r) => r.pairings)).toEqual([]);
+    expect(await matchesOfRound(c, id, 2)).toEqual([]);
+    await games(c, m14, [[s4, 'backgammon']]);
+    // Corrected ranking: s2, s3, s4 (1 win; Buchholz: s2 = s5 0, s3 = s6 0, s4 = s1 0; +3 each; by seed),
+    // then s1, s5, s6 (0 wins, Buchholz 1, −3, by seed). Round 2 by R9.4: s2 takes s3; s4 (met s1) takes s5; s1–s6.
+    rs = await rounds(c, id);
+    expect(swiss(rs[1])).toEqual(
+      swissOf(
+        [
+          [s2, s3],
+          [s4, s5],
+          [s1, s6],
+        ],
+        null,
+      ),
+    );
+    expect(await matchesOfRound(c, id, 2)).toHaveLength(3);
+    // A game of s2–s3 begins; s4–s1 is corrected again (their own round-2 matches have no game): only their
+    // two pairings are withdrawn, s2–s3 stays, and the four are paired again among themselves.
+    const m23 = rs[1].pairings[0].matchId as string;
+    expect((await c.post(`/v1/matches/${m23}/games`)).status).toBe(201);
+    expect((await c.post(`/v1/matches/${m14}/void`, { reason: 'Wrong again' })).status).toBe(200);
+    rs = await rounds(c, id);
+    expect(swiss(rs[1])).toEqual(swissOf([[s2, s3]], null));
+    await games(c, m14, [[s1, 'backgammon']]);
+    // Ranking again s1, s2, s3, s4, s5, s6 as after round 1; the four to pair: s1, s4, s5, s6.
+    // s1 (met s4) takes s5; s4 takes s6.
+    rs = await rounds(c, id);
+    expect(swiss(rs[1])).toEqual(
+      swissOf(
+        [
+          [s2, s3],
+          [s1, s5],
+          [s4, s6],
+        ],
+        null,
+      ),
+    );
+    expect((await getMatch(c, m23)).currentGameNo).toBe(1);
+  });
+
   // ---- 6. racing results ------------------------------------------------------------------
 
   it('6. two semi-final results sent at the same moment make exactly one final (R9.3, R9.5)', async () => {
