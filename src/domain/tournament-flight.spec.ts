@@ -8,6 +8,7 @@ import {
   flightPrizes,
   flightStatus,
   FlightRules,
+  laterRoundMatches,
   pendingMatches,
   poolOf,
   recordResult,
@@ -47,6 +48,36 @@ function pendingMatchesOrPlayed(f: Flight, matchId: string) {
 }
 
 describe('a flight through its evening (R9)', () => {
+  it('R9.10, R9.4: a Swiss correction before the next round has begun withdraws that round whole; it is paired again from the corrected ranking', () => {
+    const rules: FlightRules = { ...KO, format: 'swiss', rounds: 3 };
+    let f = withMatches(drawFlight(flightOf(6), rules, seeds(6)));
+    // Round 1: 1–4, 2–5, 3–6, the top three winning; round 2: s1–s2, s3–s4, s5–s6.
+    for (const [m, w] of [
+      ['main-1-1', 's1'],
+      ['main-1-2', 's2'],
+      ['main-1-3', 's3'],
+    ])
+      f = play(f, rules, m, w);
+    expect(f.main!.rounds[1].pairings.map((p) => p.slots)).toEqual([
+      ['s1', 's2'],
+      ['s3', 's4'],
+      ['s5', 's6'],
+    ]);
+    expect(laterRoundMatches(f, rules, 'main-1-1')?.sort()).toEqual(['main-2-1', 'main-2-2', 'main-2-3']);
+    const c = correctionOf(f, rules, 'main-1-1', true)!;
+    expect(c.removed.sort()).toEqual(['main-2-1', 'main-2-2', 'main-2-3']);
+    expect(c.flight.main!.rounds).toHaveLength(1);
+    // s4 won: ranking s2, s3, s4, s1, s5, s6; s2–s3, s4 (met s1) –s5, s1–s6.
+    const g = withMatches(recordResult(c.flight, rules, 'main-1-1', { winnerSide: 1, endedBy: { kind: 'points' }, score: [0, 3] }));
+    expect(g.main!.rounds[1].pairings.map((p) => p.slots)).toEqual([
+      ['s2', 's3'],
+      ['s4', 's5'],
+      ['s1', 's6'],
+    ]);
+    // Not in a knockout.
+    expect(laterRoundMatches(f, KO, 'main-1-1')).toBeNull();
+  });
+
   it('R9.2, R9.8, R9.9: a player who leaves before the draw keeps the tournament open, is not drawn and pays no fee', () => {
     const rules = { ...KO, entryFeeMinor: 1000 };
     const left = withdrawEntry(flightOf(6), rules, 's3', 'withdrawal').flight;

@@ -222,7 +222,26 @@ export function recordResult(f: Flight, rules: FlightRules, matchId: string, res
  * with it (their matches, none begun, to be removed), a consolation bracket drawn from it
  * taken back whole, the prizes taken back.
  */
-export function correctionOf(f: Flight, rules: FlightRules, matchId: string): { guardMatches: string[]; flight: Flight; removed: string[] } | null {
+/**
+ * R9.10 (Swiss): the matches of the rounds after this match's, which must all be idle (no game
+ * started) for a correction to pair the next round again whole; null when one of them has a
+ * result already (it is kept) or the match is not one of the flight's Swiss matches.
+ */
+export function laterRoundMatches(f: Flight, rules: FlightRules, matchId: string): string[] | null {
+  const at = findMatch(f, matchId);
+  if (!at || rules.format !== 'swiss') return null;
+  const later = bracketOf(f, at.bracket).rounds.filter((r) => r.no > at.ref.round);
+  const played = later.some((r) => r.pairings.some((p) => p.bye === null && p.result !== null));
+  return played ? null : later.flatMap((r) => r.pairings.flatMap((p) => (p.matchId === null ? [] : [p.matchId])));
+}
+
+/**
+ * The flight's correction of a match's result (R9.10). In a Swiss event, `repairRound` (no
+ * match of a later round has begun or ended: laterRoundMatches) withdraws every later round,
+ * so the next round is paired again from the corrected ranking as R9.4 gives it; otherwise
+ * only the pairings of the match's players are taken back.
+ */
+export function correctionOf(f: Flight, rules: FlightRules, matchId: string, repairRound = false): { guardMatches: string[]; flight: Flight; removed: string[] } | null {
   const at = findMatch(f, matchId);
   if (!at) return null;
   const br = bracketOf(f, at.bracket);
@@ -234,6 +253,9 @@ export function correctionOf(f: Flight, rules: FlightRules, matchId: string): { 
     // The pairings taken back with it (the one it fed, and on through walkovers) lose their matches.
     const kept = new Set(rounds.flatMap((r) => r.pairings.map((p) => p.matchId)));
     for (const r of br.rounds) for (const p of r.pairings) if (p.matchId !== null && !kept.has(p.matchId)) removed.push(p.matchId);
+  } else if (repairRound) {
+    rounds = withPairing(br.rounds, at.ref, { result: null }).filter((r) => r.no <= at.ref.round);
+    for (const r of br.rounds) if (r.no > at.ref.round) for (const p of r.pairings) if (p.matchId !== null) removed.push(p.matchId);
   } else {
     const taken = unpairAfter(withPairing(br.rounds, at.ref, { result: null }), at.ref);
     removed.push(...taken.removed);

@@ -27,6 +27,7 @@ import {
   Flight,
   flightPrizes,
   flightStatus,
+  laterRoundMatches,
   pendingMatches,
   recordResult,
   tournamentStatus,
@@ -302,7 +303,10 @@ export class TournamentsService implements OnModuleInit {
       if (s.winnerSide === null || s.endedBy === null) return null;
       next = recordResult(flight, rules, m.id, { winnerSide: s.winnerSide, endedBy: s.endedBy, score: [s.score[0], s.score[1]] });
     } else {
-      const c = correctionOf(flight, rules, m.id);
+      // R9.10, R9.4: a Swiss round none of whose matches has begun is paired again whole.
+      const later = laterRoundMatches(flight, rules, m.id);
+      const idle = later !== null && (await this.tables.startedGames(tx, m.clubId, later)) === 0;
+      const c = correctionOf(flight, rules, m.id, idle);
       if (!c) return null;
       // R9.10: only while neither player has begun a game in a later match of the event.
       assertCorrectionOpen(await this.tables.startedGames(tx, m.clubId, c.guardMatches));
