@@ -597,7 +597,7 @@ export interface paths {
         put?: never;
         /**
          * A side arrives at a match with a scheduled start: lateness penalised (R9.6)
-         * @description From the match's `scheduledAt` to `at` (now unless given): one penalty point (R3.6) to the other side for every full 5 minutes late (4:59 costs nothing, 5:00 one point, 15:00 three), given as a penalty with the reason `lateness: N minutes late`; more than half the target forfeits the match for `lateness` (R3.9). On time: nothing changes. Honours `If-Match` (the match's version). Answers the match.
+         * @description From the match's `scheduledAt` to `arrivedAt` (now unless given; `at` is its older name): one penalty point (R3.6) to the other side for every full 5 minutes late (4:59 costs nothing, 5:00 one point, 15:00 three), given as a penalty with the reason `lateness: N minutes late`; more than half the target forfeits the match for `lateness` (R3.9). On time: nothing changes. Honours `If-Match` (the match's version). Answers 201 with the match after it and `penalty`, the penalty it gave (null when none).
          */
         post: operations["recordMatchArrival"];
         delete?: never;
@@ -1598,12 +1598,71 @@ export interface components {
              * @description When it arrived (RFC 3339); now unless given.
              * @example 2026-12-11T19:45:00+01:00
              */
+            arrivedAt?: string;
+            /**
+             * Format: date-time
+             * @deprecated
+             * @description The older name of `arrivedAt`, still taken; give one of the two, not both.
+             */
             at?: string;
             /**
              * @description The side that has arrived (R9.6).
              * @enum {integer}
              */
             side: 0 | 1;
+        };
+        ArrivalResultDto: {
+            /** @description A tournament match's time allowance on a clock (R9.7); null for a match of no tournament. */
+            clock: components["schemas"]["MatchClockDto"] | (never | null);
+            /** @description The Crawford game's number once known (R3.4). */
+            crawfordGameNo: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The session currency (null without a session). */
+            currency: string | null;
+            /** @description The game in progress, if any. */
+            currentGameNo: number | null;
+            /** @description How the match ended (R3.2, R3.9); null while it is in progress. */
+            endedBy: components["schemas"]["MatchEndDto"] | (never | null);
+            games: components["schemas"]["GameSummaryDto"][];
+            /** Format: uuid */
+            id: string;
+            /** @description Every penalty given (R3.6), voided ones too, in order. */
+            penalties: components["schemas"]["PenaltyRecordDto"][];
+            /** @description The lateness penalty the arrival gave (R9.6, R3.6): null when the side was under 5 minutes late, or when it was so late that it forfeited instead (then `endedBy` says so). */
+            penalty: components["schemas"]["PenaltyRecordDto"] | (never | null);
+            rules: components["schemas"]["VariantMatchRulesStateDto"];
+            /**
+             * Format: date-time
+             * @description When the match was due to start (UTC), as given at its creation; null when none was.
+             */
+            scheduledAt: string | null;
+            /**
+             * @description Real totals (R3.2).
+             * @example [
+             *       3,
+             *       4
+             *     ]
+             */
+            score: number[];
+            /** Format: uuid */
+            sessionId: string | null;
+            sides: string[][];
+            stakeMinor: number | null;
+            /** @enum {string} */
+            status: "in-progress" | "finished";
+            target: number;
+            /** @description The tournament pairing it plays (R9.5); null for a match of no tournament. */
+            tournament: components["schemas"]["MatchTournamentDto"] | (never | null);
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * @description R8: the game played.
+             * @enum {string}
+             */
+            variant: "backgammon" | "long-nardy" | "portes" | "plakoto" | "fevga" | "tavli" | "tavla-31";
+            version: number;
+            winnerSide: number | null;
         };
         AuditEntryDto: {
             /**
@@ -12214,14 +12273,15 @@ export interface operations {
             };
         };
         responses: {
-            200: {
+            /** @description The match after the arrival, with the lateness penalty it gave (R9.6). */
+            201: {
                 headers: {
                     /** @description Sent when the deployment has a standby (DATABASE_REPLICA_URL): the primary's WAL position once this write had committed. Send it back with `Prefer: replica` on a read that may come from a standby: it is served by one only once that standby has this write. */
                     "Consistency-Token"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MatchDto"];
+                    "application/json": components["schemas"]["ArrivalResultDto"];
                 };
             };
             /** @description Malformed JSON, wrong types, unknown or missing fields, text holding U+0000 (VALIDATION_FAILED, MALFORMED_JSON, INVALID_CURSOR); a body with an object of more than 256 fields, an array of more than 1,000 items, more than 10,000 in all or nesting deeper than 32 levels (BODY_TOO_COMPLEX). An Idempotency-Key that is not 1 to 255 visible ASCII characters (INVALID_IDEMPOTENCY_KEY). A path that is not valid percent-encoding (MALFORMED_URL); a query parameter holding U+0000 (VALIDATION_FAILED). */

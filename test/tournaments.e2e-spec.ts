@@ -254,7 +254,7 @@ describe('tournaments', () => {
 
     const m1 = await match();
     const onTime = await arrive(m1, 1, late(4 * 60_000 + 59_000));
-    expect(onTime.status).toBe(200);
+    expect(onTime.status).toBe(201);
     expect(onTime.body).toMatchObject({ score: [0, 0], penalties: [], status: 'in-progress' });
 
     const m2 = await match();

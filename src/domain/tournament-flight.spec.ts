@@ -1,5 +1,21 @@
 import { RuleViolation } from './errors';
-import { correctionOf, currentMatchOf, drawFlight, Flight, flightPrizes, flightStatus, FlightRules, pendingMatches, recordResult, withdrawEntry, withMatch } from './tournament-flight';
+import {
+  correctionOf,
+  currentMatchOf,
+  drawFlight,
+  entriesToDraw,
+  Flight,
+  flightPrizes,
+  flightStatus,
+  FlightRules,
+  laterRoundMatches,
+  pendingMatches,
+  poolOf,
+  recordResult,
+  tournamentStatus,
+  withdrawEntry,
+  withMatch,
+} from './tournament-flight';
 import { assertCorrectionOpen, assertEntriesOpen, assertRoomInFlight, assertTournamentSettings, entryFlight, flightIndex, MAX_FLIGHT_ENTRIES } from './tournament-commands';
 
 const KO: FlightRules = { format: 'knockout', rounds: null, targets: [3], consolation: false, entryFeeMinor: null, housePercent: 0, payouts: { main: [100], consolation: [] } };
@@ -32,6 +48,62 @@ function pendingMatchesOrPlayed(f: Flight, matchId: string) {
 }
 
 describe('a flight through its evening (R9)', () => {
+  it('R9.10, R9.4: a Swiss correction before the next round has begun withdraws that round whole; it is paired again from the corrected ranking', () => {
+    const rules: FlightRules = { ...KO, format: 'swiss', rounds: 3 };
+    let f = withMatches(drawFlight(flightOf(6), rules, seeds(6)));
+    // Round 1: 1–4, 2–5, 3–6, the top three winning; round 2: s1–s2, s3–s4, s5–s6.
+    for (const [m, w] of [
+      ['main-1-1', 's1'],
+      ['main-1-2', 's2'],
+      ['main-1-3', 's3'],
+    ])
+      f = play(f, rules, m, w);
+    expect(f.main!.rounds[1].pairings.map((p) => p.slots)).toEqual([
+      ['s1', 's2'],
+      ['s3', 's4'],
+      ['s5', 's6'],
+    ]);
+    expect(laterRoundMatches(f, rules, 'main-1-1')?.sort()).toEqual(['main-2-1', 'main-2-2', 'main-2-3']);
+    const c = correctionOf(f, rules, 'main-1-1', true)!;
+    expect(c.removed.sort()).toEqual(['main-2-1', 'main-2-2', 'main-2-3']);
+    expect(c.flight.main!.rounds).toHaveLength(1);
+    // s4 won: ranking s2, s3, s4, s1, s5, s6; s2–s3, s4 (met s1) –s5, s1–s6.
+    const g = withMatches(recordResult(c.flight, rules, 'main-1-1', { winnerSide: 1, endedBy: { kind: 'points' }, score: [0, 3] }));
+    expect(g.main!.rounds[1].pairings.map((p) => p.slots)).toEqual([
+      ['s2', 's3'],
+      ['s4', 's5'],
+      ['s1', 's6'],
+    ]);
+    // Not in a knockout.
+    expect(laterRoundMatches(f, KO, 'main-1-1')).toBeNull();
+  });
+
+  it('R9.2, R9.8, R9.9: a player who leaves before the draw keeps the tournament open, is not drawn and pays no fee', () => {
+    const rules = { ...KO, entryFeeMinor: 1000 };
+    const left = withdrawEntry(flightOf(6), rules, 's3', 'withdrawal').flight;
+    expect(tournamentStatus([left], rules)).toBe('open');
+    expect(entriesToDraw(left).map((e) => e.playerId)).toEqual(['s1', 's2', 's4', 's5', 's6']);
+    const drawn = drawFlight(left, rules, ['s1', 's2', 's4', 's5', 's6']);
+    // Five drawn: a bracket of 8 with 3 byes to seeds 1, 2, 3 (s1, s2, s4); 4–5 is s5–s6.
+    expect(drawn.main?.rounds[0].pairings.map((p) => [p.slots, p.bye])).toEqual([
+      [['s1', null], 's1'],
+      [['s5', 's6'], null],
+      [['s4', null], 's4'],
+      [['s2', null], 's2'],
+    ]);
+    expect(drawn.entries.map((e) => [e.playerId, e.seed, e.status])).toEqual([
+      ['s1', 1, 'in'],
+      ['s2', 2, 'in'],
+      ['s4', 3, 'in'],
+      ['s5', 4, 'in'],
+      ['s6', 5, 'in'],
+      ['s3', null, 'withdrawn'],
+    ]);
+    // 5 × 1000: the leaver pays nothing.
+    expect(poolOf(drawn, rules)).toBe(5000);
+    expect(tournamentStatus([drawn], rules)).toBe('running');
+  });
+
   it('R9.11: the first-match losers of an 8-knockout play a consolation drawn by their seeds (5–8, 6–7)', () => {
     const rules = { ...KO, consolation: true };
     let f = withMatches(drawFlight(flightOf(8), rules, seeds(8)));

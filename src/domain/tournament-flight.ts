@@ -100,10 +100,15 @@ function withBracket(f: Flight, b: BracketName, br: Bracket | null): Flight {
   return b === 'main' ? { ...f, main: br } : { ...f, consolation: br };
 }
 
-/** R9.2: a flight is drawn with two entries at least. */
+/** R9.2, R9.8: the entries the draw takes: those still in (one who left before the draw is not drawn). */
+export function entriesToDraw(f: Flight): FlightEntry[] {
+  return f.entries.filter((e) => e.status === 'in');
+}
+
+/** R9.2: a flight is drawn with two entries at least (still in: R9.8). */
 export function assertDrawable(f: Flight): void {
-  if (f.entries.length < 2)
-    refuse('TOO_FEW_ENTRIES', 'R9.2', `Flight "${f.name}" has ${f.entries.length} entr${f.entries.length === 1 ? 'y' : 'ies'}; a flight needs at least 2 to be drawn (R9.2)`);
+  const n = entriesToDraw(f).length;
+  if (n < 2) refuse('TOO_FEW_ENTRIES', 'R9.2', `Flight "${f.name}" has ${n} entr${n === 1 ? 'y' : 'ies'} still in; a flight needs at least 2 to be drawn (R9.2)`);
 }
 
 /**
@@ -114,7 +119,10 @@ export function assertDrawable(f: Flight): void {
 export function drawFlight(f: Flight, rules: FlightRules, seeded: readonly string[]): Flight {
   assertDrawable(f);
   const seedOf = new Map(seeded.map((id, i) => [id, i + 1]));
-  const entries = [...f.entries].sort((a, b) => (seedOf.get(a.playerId) as number) - (seedOf.get(b.playerId) as number)).map((e) => ({ ...e, seed: seedOf.get(e.playerId) as number }));
+  // The drawn in seed order, then those who left before the draw (R9.8), in entry order and unseeded.
+  const drawn = [...f.entries].filter((e) => seedOf.has(e.playerId)).sort((a, b) => (seedOf.get(a.playerId) as number) - (seedOf.get(b.playerId) as number));
+  const left = f.entries.filter((e) => !seedOf.has(e.playerId));
+  const entries = [...drawn.map((e) => ({ ...e, seed: seedOf.get(e.playerId) as number })), ...left.map((e) => ({ ...e, seed: null }))];
   const rounds = rules.format === 'knockout' ? drawKnockout(seeded, rules.targets) : [swissRound(1, targetOf(rules.targets, 1), pairSwissRound(seeded, 1, new Set(), new Set()))];
   return advance({ ...f, entries, main: { seeded: [...seeded], rounds }, consolation: null, prizes: null }, rules);
 }
@@ -214,7 +222,26 @@ export function recordResult(f: Flight, rules: FlightRules, matchId: string, res
  * with it (their matches, none begun, to be removed), a consolation bracket drawn from it
  * taken back whole, the prizes taken back.
  */
-export function correctionOf(f: Flight, rules: FlightRules, matchId: string): { guardMatches: string[]; flight: Flight; removed: string[] } | null {
+/**
+ * R9.10 (Swiss): the matches of the rounds after this match's, which must all be idle (no game
+ * started) for a correction to pair the next round again whole; null when one of them has a
+ * result already (it is kept) or the match is not one of the flight's Swiss matches.
+ */
+export function laterRoundMatches(f: Flight, rules: FlightRules, matchId: string): string[] | null {
+  const at = findMatch(f, matchId);
+  if (!at || rules.format !== 'swiss') return null;
+  const later = bracketOf(f, at.bracket).rounds.filter((r) => r.no > at.ref.round);
+  const played = later.some((r) => r.pairings.some((p) => p.bye === null && p.result !== null));
+  return played ? null : later.flatMap((r) => r.pairings.flatMap((p) => (p.matchId === null ? [] : [p.matchId])));
+}
+
+/**
+ * The flight's correction of a match's result (R9.10). In a Swiss event, `repairRound` (no
+ * match of a later round has begun or ended: laterRoundMatches) withdraws every later round,
+ * so the next round is paired again from the corrected ranking as R9.4 gives it; otherwise
+ * only the pairings of the match's players are taken back.
+ */
+export function correctionOf(f: Flight, rules: FlightRules, matchId: string, repairRound = false): { guardMatches: string[]; flight: Flight; removed: string[] } | null {
   const at = findMatch(f, matchId);
   if (!at) return null;
   const br = bracketOf(f, at.bracket);
@@ -226,6 +253,9 @@ export function correctionOf(f: Flight, rules: FlightRules, matchId: string): { 
     // The pairings taken back with it (the one it fed, and on through walkovers) lose their matches.
     const kept = new Set(rounds.flatMap((r) => r.pairings.map((p) => p.matchId)));
     for (const r of br.rounds) for (const p of r.pairings) if (p.matchId !== null && !kept.has(p.matchId)) removed.push(p.matchId);
+  } else if (repairRound) {
+    rounds = withPairing(br.rounds, at.ref, { result: null }).filter((r) => r.no <= at.ref.round);
+    for (const r of br.rounds) if (r.no > at.ref.round) for (const p of r.pairings) if (p.matchId !== null) removed.push(p.matchId);
   } else {
     const taken = unpairAfter(withPairing(br.rounds, at.ref, { result: null }), at.ref);
     removed.push(...taken.removed);
@@ -301,9 +331,24 @@ export function bracketStandings(br: Bracket, format: TournamentFormat): Tournam
   return format === 'swiss' ? swissStandings(br.seeded, br.rounds) : knockoutStandings(br.seeded, br.rounds);
 }
 
-/** R9.9: the pool of the flight (entries × fee; nothing refunded to one who left). */
+/** R9.9: the players who paid the fee: every one drawn (one who left after the draw included, R9.9); none before the draw. */
+export function feePayers(f: Flight): readonly string[] {
+  return f.main ? f.main.seeded : [];
+}
+
+/** R9.9: the pool of the flight (the drawn entries × fee; nothing refunded to one who left after the draw). */
 export function poolOf(f: Flight, rules: FlightRules): number {
-  return f.main && rules.entryFeeMinor ? f.entries.length * rules.entryFeeMinor : 0;
+  return rules.entryFeeMinor ? feePayers(f).length * rules.entryFeeMinor : 0;
+}
+
+/**
+ * R9.5: the tournament's status from its flights': open until the draw (a withdrawal before
+ * it keeps the entries open, R9.2), finished once every flight is, else running.
+ */
+export function tournamentStatus(flights: readonly Flight[], rules: FlightRules): 'open' | 'running' | 'finished' {
+  const each = flights.map((f) => flightStatus(f, rules));
+  if (each.every((s) => s === 'open')) return 'open';
+  return each.every((s) => s === 'finished') ? 'finished' : 'running';
 }
 
 /** R9.9: the house's commission and the prizes of a finished flight, to the minor unit. */

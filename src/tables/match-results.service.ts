@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { notFound } from '../common/api-error';
+import { fieldErrors, notFound } from '../common/api-error';
+import { ErrorCode } from '../common/error-codes';
 import { KeyAuth } from '../common/auth';
 import { CommandContext, Replayed } from '../common/command';
 import { checkVersion } from '../common/request';
@@ -21,7 +22,7 @@ import { decodeGame, MatchTableRow, StoredGame } from './stored-state';
 import { SessionGate } from './table-context';
 import { gameEvents, gamesWith, tableUpdated } from './table-events';
 import { gameSummary, matchView } from './table-views';
-import type { ArrivalDto, ForfeitDto, MatchDto, PenaltyDto } from './tables.dto';
+import type { ArrivalDto, ArrivalResultDto, ForfeitDto, MatchDto, PenaltyDto } from './tables.dto';
 import { TablesRepository } from './tables.repository';
 import { HookWrites, MatchEndHooks } from './match-end-hooks';
 
@@ -82,21 +83,26 @@ export class MatchResultsService {
    * opponent for every full 5 minutes late, a forfeit for lateness past half the target,
    * nothing under 5 minutes. Answers the match after it.
    */
-  arrival(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ArrivalDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
-      const at = dto.at === undefined ? new Date() : new Date(dto.at);
+  arrival(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ArrivalDto): Promise<ArrivalResultDto | Replayed> {
+    if (dto.arrivedAt !== undefined && dto.at !== undefined) {
+      throw fieldErrors(ErrorCode.VALIDATION_FAILED, [{ field: 'at', message: 'at is the older name of arrivedAt: give one of them, not both' }]);
+    }
+    const when = dto.arrivedAt ?? dto.at;
+    return this.commands.run(cmd, 201, async (tx) => {
+      const at = when === undefined ? new Date() : new Date(when);
       const { t, session } = await this.lockMatch(tx, auth, id);
       checkVersion(ifMatch, t.version);
       const late = arrivalPenalty(t.setup.scheduledAt, at, t.setup.target);
       const note = `${late.minutes} minutes late`;
       // R9.6, R3.9: past half the target, the side forfeits for lateness (the row is locked already).
-      if (late.forfeit) return this.forfeitIn(tx, auth, id, undefined, { side: dto.side, reason: 'lateness', note });
+      if (late.forfeit) return { ...(await this.forfeitIn(tx, auth, id, undefined, { side: dto.side, reason: 'lateness', note })), penalty: null };
       if (late.points === 0) {
         assertMatchNotOver(scoreOf(t.setup, await this.tables.finishedGames(tx, auth.clubId, t.id), t.state).status);
         const games = (await this.tables.games(tx, t.clubId, t.id)).map(gameSummary);
-        return matchView(t, games, session?.currency ?? null);
+        return { ...matchView(t, games, session?.currency ?? null), penalty: null };
       }
-      return this.penaltyOn(tx, t, session, { side: dto.side === 0 ? 1 : 0, points: late.points, reason: `lateness: ${note}` });
+      const match = await this.penaltyOn(tx, t, session, { side: dto.side === 0 ? 1 : 0, points: late.points, reason: `lateness: ${note}` });
+      return { ...match, penalty: match.penalties[match.penalties.length - 1] };
     });
   }
 

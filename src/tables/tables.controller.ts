@@ -10,7 +10,7 @@ import { PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
-import { ArrivalDto, CreateMatchDto, CreateMoneyGameDto, ForfeitDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery, VoidDto } from './tables.dto';
+import { ArrivalDto, ArrivalResultDto, CreateMatchDto, CreateMoneyGameDto, ForfeitDto, MatchDto, MoneyGameDto, PenaltyDto, TableListQuery, VoidDto } from './tables.dto';
 import { MatchResultsService } from './match-results.service';
 import { TablesService } from './tables.service';
 
@@ -150,17 +150,19 @@ export class MatchesController {
   }
 
   @Post(':id/arrivals')
-  @HttpCode(200)
   @ApiRefusals('NOT_SCHEDULED', 'GAME_IN_PROGRESS', 'MATCH_FINISHED', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE')
   @MinRole('scorer')
   @ApiOperation({
     operationId: 'recordMatchArrival',
     summary: 'A side arrives at a match with a scheduled start: lateness penalised (R9.6)',
     description:
-      "From the match's `scheduledAt` to `at` (now unless given): one penalty point (R3.6) to the other side for every full 5 minutes late (4:59 costs nothing, 5:00 one point, 15:00 three), given as a penalty with the reason `lateness: N minutes late`; more than half the target forfeits the match for `lateness` (R3.9). On time: nothing changes. Honours `If-Match` (the match's version). Answers the match.",
+      "From the match's `scheduledAt` to `arrivedAt` (now unless given; `at` is its older name): one penalty point (R3.6) to the other side for every full 5 minutes late (4:59 costs nothing, 5:00 one point, 15:00 three), given as a penalty with the reason `lateness: N minutes late`; more than half the target forfeits the match for `lateness` (R3.9). On time: nothing changes. Honours `If-Match` (the match's version). Answers 201 with the match after it and `penalty`, the penalty it gave (null when none).",
   })
-  @ApiBody({ type: ArrivalDto, examples: { late: { summary: 'Side 1 arrives at 19:45 for a 19:30 start: 3 points to side 0 (R9.6)', value: { side: 1, at: '2026-12-11T19:45:00+01:00' } } } })
-  @ApiOkResponse({ type: MatchDto })
+  @ApiBody({
+    type: ArrivalDto,
+    examples: { late: { summary: 'Side 1 arrives at 19:45 for a 19:30 start: 3 points to side 0 (R9.6)', value: { side: 1, arrivedAt: '2026-12-11T19:45:00+01:00' } } },
+  })
+  @ApiCreatedResponse({ type: ArrivalResultDto, description: 'The match after the arrival, with the lateness penalty it gave (R9.6).' })
   @ApiProblem(412, "If-Match does not name the match's current version (VERSION_MISMATCH).")
   @ApiProblem(
     422,

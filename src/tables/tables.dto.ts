@@ -232,6 +232,11 @@ export class ArrivalDto {
   @ApiPropertyOptional({ format: 'date-time', description: 'When it arrived (RFC 3339); now unless given.', example: '2026-12-11T19:45:00+01:00' })
   @IsOptional()
   @IsDateString({ strict: true })
+  arrivedAt?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'The older name of `arrivedAt`, still taken; give one of the two, not both.', deprecated: true })
+  @IsOptional()
+  @IsDateString({ strict: true })
   at?: string;
 }
 
@@ -775,6 +780,17 @@ export class MatchDto {
   @ApiProperty() version: number;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+/** R9.6: the answer to an arrival: the match after it, and the lateness penalty it gave. */
+export class ArrivalResultDto extends MatchDto {
+  @ApiProperty({
+    type: PenaltyRecordDto,
+    nullable: true,
+    description:
+      'The lateness penalty the arrival gave (R9.6, R3.6): null when the side was under 5 minutes late, or when it was so late that it forfeited instead (then `endedBy` says so).',
+  })
+  penalty: PenaltyRecordDto | null;
 }
 
 export class MoneyGameDto {

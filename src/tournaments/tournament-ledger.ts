@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Tx } from '../db/tx';
 import { HOUSE } from '../domain/settlement';
 import type { Prize } from '../domain/prizes';
-import { poolOf } from '../domain/tournament-flight';
+import { feePayers } from '../domain/tournament-flight';
 import { LedgerRepository, NewEntry } from '../ledger';
-import { flightRules, TournamentRow } from './tournament-state';
+import type { TournamentRow } from './tournament-state';
 
 /**
  * R9.9: a tournament's money in its session's ledger. Every entry pays its fee to the
@@ -16,12 +16,11 @@ import { flightRules, TournamentRow } from './tournament-state';
 export class TournamentLedger {
   constructor(private readonly ledger: LedgerRepository) {}
 
-  /** The fees of every flight's entries (those who left later included: no refund, R9.9). */
+  /** The fees of every flight's drawn entries (those who left later included: no refund; one who left before the draw pays none, R9.9). */
   entryFees(t: TournamentRow): NewEntry[] {
     const fee = t.config.entryFeeMinor;
     if (!fee) return [];
-    const rules = flightRules(t);
-    return t.state.flights.flatMap((f) => (poolOf(f, rules) > 0 ? f.entries.map((e) => ({ from: e.playerId, to: HOUSE, amountMinor: fee, kind: 'entry-fee' as const })) : []));
+    return t.state.flights.flatMap((f) => feePayers(f).map((playerId) => ({ from: playerId, to: HOUSE, amountMinor: fee, kind: 'entry-fee' as const })));
   }
 
   prizes(_t: TournamentRow, prizes: readonly Prize[]): NewEntry[] {

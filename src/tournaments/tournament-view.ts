@@ -1,5 +1,5 @@
 import { loserOf, Round, sidesOf } from '../domain/tournament';
-import { Bracket, bracketStandings, Flight, flightStatus, FlightRules, poolOf } from '../domain/tournament-flight';
+import { Bracket, bracketStandings, feePayers, Flight, flightStatus, FlightRules, poolOf } from '../domain/tournament-flight';
 import type { StatementTournamentInput } from '../domain/statement';
 import type { MatchEndDto } from '../tables';
 import { flightRules, Schedule, TournamentRow } from './tournament-state';
@@ -101,7 +101,7 @@ export function statementFlights(t: TournamentRow): StatementTournamentInput[] {
       name: t.name,
       flight: f.name,
       status: flightStatus(f, rules),
-      entries: f.entries.length,
+      entries: f.main ? feePayers(f).length : f.entries.length,
       entryFeeMinor: t.config.entryFeeMinor,
       poolMinor: pool,
       houseMinor: Math.floor((pool * rules.housePercent) / 100),

@@ -19,7 +19,21 @@ import {
   flightIndex,
 } from '../domain/tournament-commands';
 import { seedOrder } from '../domain/tournament';
-import { correctionOf, currentMatchOf, drawFlight, Flight, flightPrizes, flightStatus, pendingMatches, recordResult, withdrawEntry, withMatch } from '../domain/tournament-flight';
+import {
+  correctionOf,
+  currentMatchOf,
+  drawFlight,
+  entriesToDraw,
+  Flight,
+  flightPrizes,
+  flightStatus,
+  laterRoundMatches,
+  pendingMatches,
+  recordResult,
+  tournamentStatus,
+  withdrawEntry,
+  withMatch,
+} from '../domain/tournament-flight';
 import type { NewEntry } from '../ledger';
 import type { NewEvent } from '../outbox/event-types';
 import { Outbox } from '../outbox/outbox';
@@ -162,7 +176,7 @@ export class TournamentsService implements OnModuleInit {
       const now = new Date();
       const flights = t.state.flights.map((f) => {
         const seeded = seedOrder(
-          f.entries.map((e) => ({ playerId: e.playerId, entryNo: e.entryNo, rating: ratings.get(e.playerId) ?? 0, seed: e.seed })),
+          entriesToDraw(f).map((e) => ({ playerId: e.playerId, entryNo: e.entryNo, rating: ratings.get(e.playerId) ?? 0, seed: e.seed })),
           dto.seeding,
           dto.randomSeed ?? 0,
         );
@@ -289,7 +303,10 @@ export class TournamentsService implements OnModuleInit {
       if (s.winnerSide === null || s.endedBy === null) return null;
       next = recordResult(flight, rules, m.id, { winnerSide: s.winnerSide, endedBy: s.endedBy, score: [s.score[0], s.score[1]] });
     } else {
-      const c = correctionOf(flight, rules, m.id);
+      // R9.10, R9.4: a Swiss round none of whose matches has begun is paired again whole.
+      const later = laterRoundMatches(flight, rules, m.id);
+      const idle = later !== null && (await this.tables.startedGames(tx, m.clubId, later)) === 0;
+      const c = correctionOf(flight, rules, m.id, idle);
       if (!c) return null;
       // R9.10: only while neither player has begun a game in a later match of the event.
       assertCorrectionOpen(await this.tables.startedGames(tx, m.clubId, c.guardMatches));
@@ -323,7 +340,7 @@ export class TournamentsService implements OnModuleInit {
       }
       return flight;
     });
-    const status = flights.every((f) => flightStatus(f, rules) === 'finished') ? 'finished' : 'running';
+    const status = tournamentStatus(flights, rules);
     t = { ...t, status, state: { ...t.state, flights } };
     const matches = created.matches;
     return Promise.resolve(() => {
