@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { migrate } from '../src/data-source';
+import { procStat } from '../src/db/leftover-postgres';
 import { ensureAppLogin, withCredentials } from '../src/db/roles';
 import { bearer, cloneDatabase, RunningApp } from './support/app';
 import { double, finish, take } from './support/club';
@@ -159,17 +160,6 @@ function serverPids(dataDir: string): number[] {
     if (stat && stat.ppid === postmaster) children.push(Number(entry));
   }
   return [postmaster, ...children];
-}
-
-/** A process's state letter and parent, from /proc/<pid>/stat (null once it is gone). */
-function procStat(pid: number): { state: string; ppid: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state, ppid: Number(ppid) };
-  } catch {
-    return null;
-  }
 }
 
 /**

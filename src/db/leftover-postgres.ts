@@ -74,7 +74,8 @@ async function gone(pid: number, ms: number): Promise<boolean> {
   return true;
 }
 
-function procStat(pid: number): { state: string; ppid: number } | null {
+/** A process's state letter and parent, from /proc/<pid>/stat (null once it is gone, or off Linux). */
+export function procStat(pid: number): { state: string; ppid: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

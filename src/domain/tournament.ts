@@ -645,7 +645,7 @@ export function seedOrder(entries: readonly SeedInput[], seeding: 'rating' | 'gi
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same numbers, on every machine. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -10,18 +10,10 @@ const require = createRequire(import.meta.url);
 require('reflect-metadata');
 const { StrictValidationPipe } = require('../../dist/src/common/validation.js');
 const { ActionDto, StartGameDto, plainAction, plainStartGame } = require('../../dist/src/tables/tables.dto.js');
+const { mulberry32 } = require('../../dist/src/domain/tournament.js');
 
-/** A small seeded generator (mulberry32), so a failure names a case that can be run again. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failure names a case that can be run again. */
+const random = (seed) => mulberry32(seed >>> 0);
 
 const ID = '01a24f7d-2fad-75aa-929c-a93cc4fada9a';
 const VALUES = [
