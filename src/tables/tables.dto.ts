@@ -422,34 +422,37 @@ export function plainAction(body: unknown): ActionDto | null {
   if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(ACTION_FIELDS, type)) return null;
   const allowed = ACTION_FIELDS[type as ActionType];
   const dto = new ActionDto();
+  const fields = dto as unknown as Record<string, unknown>;
   for (const key of Object.keys(plain)) {
     const v = plain[key];
-    if (key === 'type') continue;
-    if (!allowed.has(key)) return null;
-    switch (key) {
-      case 'by':
-      case 'cube':
-      case 'winner':
-      case 'offeredBy':
-        if (!isUuid(v)) return null;
-        break;
-      case 'cubes':
-        if (!Array.isArray(v) || v.length > 12 || !v.every(isUuid)) return null;
-        break;
-      case 'result':
-        if (typeof v !== 'string' || !VARIANT_RESULTS.includes(v as VariantResult)) return null;
-        break;
-      case 'checkersLeft':
-        if (!isIntIn(v, 1, 15)) return null;
-        break;
-      case 'resigned':
-        if (typeof v !== 'boolean') return null;
-        break;
-      default:
-        return null;
+    if (key !== 'type') {
+      if (!allowed.has(key)) return null;
+      switch (key) {
+        case 'by':
+        case 'cube':
+        case 'winner':
+        case 'offeredBy':
+          if (!isUuid(v)) return null;
+          break;
+        case 'cubes':
+          if (!Array.isArray(v) || v.length > 12 || !v.every(isUuid)) return null;
+          break;
+        case 'result':
+          if (typeof v !== 'string' || !VARIANT_RESULTS.includes(v as VariantResult)) return null;
+          break;
+        case 'checkersLeft':
+          if (!isIntIn(v, 1, 15)) return null;
+          break;
+        case 'resigned':
+          if (typeof v !== 'boolean') return null;
+          break;
+        default:
+          return null;
+      }
     }
+    // As class-transformer copies them: arrays anew, the rest as they are.
+    fields[key] = Array.isArray(v) ? [...(v as unknown[])] : v;
   }
-  for (const key of Object.keys(plain)) (dto as unknown as Record<string, unknown>)[key] = Array.isArray(plain[key]) ? [...(plain[key] as unknown[])] : plain[key];
   return dto;
 }
 
