@@ -1,5 +1,5 @@
 import { bearer, startApp, TestApp } from './support/app';
-import { clubWith, finish } from './support/club';
+import { clubWith, finish, statementPages } from './support/club';
 
 /**
  * A player's statement, a page at a time (R6.6), in a club in Asia/Tokyo (+09:00, no
@@ -39,18 +39,7 @@ describe("a player's statement, paged (R6.6)", () => {
     if (winner) await ok(c.post(`/v1/money-games/${id}/games`, { actions: [finish(winner)] }));
   };
   /** Follows nextCursor from the first page to the last. */
-  const allPages = async (query: string): Promise<Body[]> => {
-    const pages: Body[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await c.get(`/v1/players/${A}/statement?${query}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
-      expect(res.status).toBe(200);
-      pages.push(res.body as Body);
-      cursor = (res.body as Body).nextCursor;
-      expect(pages.length).toBeLessThan(20);
-    } while (cursor !== null);
-    return pages;
-  };
+  const allPages = (query: string) => statementPages<Body>(c, A, query, 20);
   const idsOf = (pages: Body[]) => pages.map((p) => p.sessions.map((s) => s.sessionId));
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { bearer, startApp, TestApp } from './support/app';
-import { clubWith, finish } from './support/club';
+import { clubWith, finish, statementPages } from './support/club';
 import { readModelDifferences } from './support/read-models';
 
 /**
@@ -39,18 +39,7 @@ describe("a rare player's statement (R6.6)", () => {
   };
   const pay = (session: string, from: string, to: string, amountMinor: number) => ok(c.post(`/v1/sessions/${session}/payments`, { from, to, amountMinor }));
   /** Rita's pages, following nextCursor from the first to the last. */
-  const allPages = async (query: string): Promise<Body[]> => {
-    const pages: Body[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await c.get(`/v1/players/${R}/statement?${query}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
-      expect(res.status).toBe(200);
-      pages.push(res.body as Body);
-      cursor = (res.body as Body).nextCursor;
-      expect(pages.length).toBeLessThan(10);
-    } while (cursor !== null);
-    return pages;
-  };
+  const allPages = (query: string) => statementPages<Body>(c, R, query, 10);
   const namesOf = (pages: Body[]) => pages.map((p) => p.sessions.map((s) => s.name));
 
   beforeAll(async () => {

@@ -28,6 +28,28 @@ export async function clubWith(t: TestApp, names: string[]) {
   return api;
 }
 
+/**
+ * A player's statement followed by nextCursor from the first page to the last: every page
+ * must answer 200, and there must be fewer than `maxPages` (a cursor that never ends fails).
+ */
+export async function statementPages<T extends { nextCursor: string | null }>(
+  c: { get(url: string): PromiseLike<{ status: number; body: unknown }> },
+  playerId: string,
+  query: string,
+  maxPages: number,
+): Promise<T[]> {
+  const pages: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await c.get(`/v1/players/${playerId}/statement?${query}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+    expect(res.status).toBe(200);
+    pages.push(res.body as T);
+    cursor = (res.body as T).nextCursor;
+    expect(pages.length).toBeLessThan(maxPages);
+  } while (cursor !== null);
+  return pages;
+}
+
 export const double = (by: string, extra: object = {}) => ({ type: 'double', by, ...extra });
 export const take = (by: string) => ({ type: 'take', by });
 export const pass = (by: string) => ({ type: 'pass', by });
