@@ -95,7 +95,7 @@ export class Connection {
    * error PostgreSQL answered (a SQLSTATE) means the COMMIT did not happen; a guarded
    * write that missed is answered 409 CONFLICT.
    */
-  async commit(batch: { text: string; values: readonly unknown[] } | null): Promise<void> {
+  async commit(batch: { text: string; values: readonly unknown[]; lead?: ReadonlyArray<{ text: string; values: readonly unknown[] }> } | null): Promise<void> {
     const begin = this.beginPending;
     this.beginPending = false;
     let commitSent = false;
@@ -118,12 +118,23 @@ export class Connection {
     };
     try {
       if (batch) {
-        const exec = await this.executable(batch.text, batch.values, true);
+        // The locks the batch takes first (Tx.lockFirst) go ahead of it in the same message.
+        const lead: string[] = [];
+        for (const l of batch.lead ?? []) {
+          const e = await this.executable(l.text, l.values, true);
+          if (e === null) {
+            lead.length = 0;
+            break;
+          }
+          lead.push(`${e}; `);
+        }
+        const exec = lead.length === (batch.lead?.length ?? 0) ? await this.executable(batch.text, batch.values, true) : null;
         if (exec !== null) {
-          await withCommit(`${begin ? `${this.begin}; ` : ''}${exec}; COMMIT`);
+          await withCommit(`${begin ? `${this.begin}; ` : ''}${lead.join('')}${exec}; COMMIT`);
         } else {
           if (begin) await this.send(this.begin);
           this.sent = true;
+          for (const l of batch.lead ?? []) await this.send(l.text, l.values, this.mode === 'session');
           await this.send(batch.text, batch.values, this.mode === 'session');
           await withCommit('COMMIT');
         }

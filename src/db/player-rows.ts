@@ -22,6 +22,7 @@ const NONE: PlayerRowChange = { rating: 0, experience: 0, ratedMatches: 0 };
  */
 export function changePlayerRows(tx: Tx, clubId: string, changes: ReadonlyMap<string, PlayerRowChange>): void {
   if (changes.size === 0) return;
+  lockPlayersFirst(tx, clubId, changes.keys());
   tx.deferMerged<Map<string, PlayerRowChange>>(
     `players:${clubId}`,
     (prior) => {
@@ -39,6 +40,29 @@ export function changePlayerRows(tx: Tx, clubId: string, changes: ReadonlyMap<st
     },
   );
 }
+
+/**
+ * Lock order: a command that writes a player's row writes his other rows too (statistics,
+ * money, session totals), in a batch whose statements PostgreSQL runs in an order of its
+ * own. Its players' rows are therefore locked first, ahead of the batch, in id order
+ * (Tx.lockFirst rank 0): two commands sharing a player then queue on his row before
+ * either touches the rows behind it, and never hold those rows in opposite orders.
+ * FOR NO KEY UPDATE is the lock the UPDATE takes anyway.
+ */
+export function lockPlayersFirst(tx: Tx, clubId: string, ids: Iterable<string>): void {
+  tx.lockFirst<Set<string>>(
+    0,
+    `players:${clubId}`,
+    (prior) => {
+      const all = prior ?? new Set<string>();
+      for (const id of ids) all.add(id);
+      return all;
+    },
+    (all) => ({ text: LOCK_PLAYERS, values: [clubId, [...all].sort()] }),
+  );
+}
+
+const LOCK_PLAYERS = `SELECT 1 FROM players WHERE club_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
 
 /** Players whose page changed without a change of their row's values (their statistics, their money): their version goes up. */
 export function touchPlayers(tx: Tx, clubId: string, ids: Iterable<string>): void {

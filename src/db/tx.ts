@@ -60,6 +60,8 @@ export class Tx implements Reads {
   /** Each merged write's state and its slot in the queue (none until it first writes). */
   private readonly merged = new Map<string, { state: unknown; slot: number | null }>();
   private readonly committed = new Map<string, () => void>();
+  /** The locks the batch takes first (lockFirst), by key. */
+  private readonly locks = new Map<string, { rank: number; state: unknown; render: (state: never) => ImmediateWrite }>();
 
   constructor(private readonly conn: Connection) {}
 
@@ -129,6 +131,22 @@ export class Tx implements Reads {
   }
 
   /**
+   * A lock the deferred writes take before any of them runs, sent in the COMMIT's round
+   * trip ahead of the batch. The batch is one statement whose writes PostgreSQL runs in an
+   * order of its own, so two commands writing the same shared rows (a player's row, his
+   * statistics, his money, the house's) could lock them in opposite orders and deadlock;
+   * taking these locks first, in one order for every command (by `rank`, then `key`),
+   * makes the later row locks wait behind them instead. `merge` and `render` work as in
+   * deferMerged (one lock statement per key). Nothing is sent when nothing is deferred.
+   */
+  lockFirst<S>(rank: number, key: string, merge: (state: S | undefined) => S, render: (state: S) => ImmediateWrite): void {
+    const entry = this.locks.get(key);
+    const state = merge(entry?.state as S | undefined);
+    if (entry) entry.state = state;
+    else this.locks.set(key, { rank, state, render: render as (state: never) => ImmediateWrite });
+  }
+
+  /**
    * Something to do once this transaction has committed (never after a rollback, never
    * for an attempt that is run again), at most once per `key`. It must not throw; it
    * runs after the answer is decided and cannot change it.
@@ -162,14 +180,21 @@ export class Tx implements Reads {
     return this.conn.run(text, values, options?.prepare === true);
   }
 
-  /** The deferred writes as one statement (data-modifying CTEs), or null; the queue is emptied. */
-  takeDeferred(): { text: string; values: unknown[] } | null {
+  /**
+   * The deferred writes as one statement (data-modifying CTEs), or null, with the locks
+   * to take before it (`lead`, in their order; absent when there are none); the queue is
+   * emptied.
+   */
+  takeDeferred(): { text: string; values: unknown[]; lead?: ImmediateWrite[] } | null {
     const batch = this.deferred.splice(0).filter((w) => w !== null);
     this.merged.clear();
+    const locks = [...this.locks].sort(([ka, a], [kb, b]) => a.rank - b.rank || (ka < kb ? -1 : ka > kb ? 1 : 0));
+    this.locks.clear();
     if (batch.length === 0) return null;
     const values: unknown[] = [];
     for (const w of batch) for (const v of w.values) values.push(v);
-    return { text: shapeText(batch), values };
+    const text = shapeText(batch);
+    return locks.length ? { text, values, lead: locks.map(([, l]) => l.render(l.state as never)) } : { text, values };
   }
 }
 

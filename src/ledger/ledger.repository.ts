@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/uuid';
 import { cols, Decoder } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
-import { touchPlayers } from '../db/player-rows';
+import { lockPlayersFirst, touchPlayers } from '../db/player-rows';
 import { grossDeltas, reportableMinor } from '../domain/money';
 import { HOUSE } from '../domain/settlement';
 import { LedgerEntryEntity, LedgerKind } from './ledger-entry.entity';
@@ -62,6 +62,7 @@ export interface PostingSession {
  * the session totals, so concurrent commands lock them in one order.
  */
 export function addToParties(tx: Tx, clubId: string, session: PostingSession, parties: ReadonlyMap<string, PartyMoney>): void {
+  lockPartiesFirst(tx, clubId, parties.keys());
   // A player's page shows his net per currency (the rows with totals): his version goes up with it.
   touchPlayers(
     tx,
@@ -106,6 +107,33 @@ export function addToParties(tx: Tx, clubId: string, session: PostingSession, pa
     },
   );
 }
+
+/**
+ * The parties' locks, taken ahead of the command's batch (Tx.lockFirst): the players'
+ * rows in id order, then the house's lock of the club (rank 1, a transaction-scoped
+ * advisory lock), since the house's rows (its volumes, its session totals) are shared by
+ * every raked game of the club. Every command takes them in this one order, so the rows
+ * behind them (party_volumes, session_totals, party_sessions, player_stats) are never
+ * held by two commands in opposite orders.
+ */
+function lockPartiesFirst(tx: Tx, clubId: string, parties: Iterable<string>): void {
+  const players: string[] = [];
+  let house = false;
+  for (const p of parties) {
+    if (p === HOUSE) house = true;
+    else players.push(p);
+  }
+  if (players.length) lockPlayersFirst(tx, clubId, players);
+  if (house)
+    tx.lockFirst<true>(
+      1,
+      `house:${clubId}`,
+      () => true,
+      () => ({ text: LOCK_HOUSE, values: [`bg_house/${clubId}`] }),
+    );
+}
+
+const LOCK_HOUSE = `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`;
 
 /** A payment (R6.6) in party_volumes: its gross (R6.2) for both parties, paid by one and received by the other. */
 export function addPaymentToParties(tx: Tx, clubId: string, session: PostingSession, p: { from: string; to: string; amountMinor: number }): void {
@@ -282,6 +310,7 @@ export class LedgerRepository {
       row(e.to).net += BigInt(e.amountMinor);
     }
     for (const p of players) row(p).games += gamesDelta;
+    lockPartiesFirst(tx, clubId, acc.keys());
     // One upsert per session per command, as for party_volumes (addToParties). It carries
     // this posting and any earlier one of the command; the answer is this posting's own.
     tx.deferMerged<{ rows: Map<string, { net: bigint; games: number }>; at: Date | null }>(

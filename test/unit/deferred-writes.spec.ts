@@ -158,3 +158,41 @@ describe('Tx.deferMerged', () => {
     await expect(tx.rows('SELECT 1', [], () => 1)).rejects.toThrow(/after a deferred write \(a merged write\)/);
   });
 });
+
+/** The locks a batch takes before it writes (Tx.lockFirst): one order for every command. */
+describe('Tx.lockFirst', () => {
+  const noConnection = {} as Connection;
+  const write: DeferredWrite = { what: 'row insert', text: 'INSERT INTO t (id) VALUES ($1)', values: [1] };
+  const lockIds = (tx: Tx, rank: number, key: string, ids: string[]) =>
+    tx.lockFirst<Set<string>>(
+      rank,
+      key,
+      (prior = new Set()) => {
+        for (const id of ids) prior.add(id);
+        return prior;
+      },
+      (all) => ({ text: `LOCK ${key}`, values: [[...all].sort()] }),
+    );
+
+  it('sends them ahead of the batch by rank, then key, each merged into one statement, whatever order the command asked in', () => {
+    const tx = new Tx(noConnection);
+    lockIds(tx, 1, 'house:c1', ['h']);
+    lockIds(tx, 0, 'players:c2', ['b']);
+    lockIds(tx, 0, 'players:c1', ['z', 'a']);
+    tx.defer(write);
+    lockIds(tx, 0, 'players:c1', ['m', 'a']);
+    expect(tx.takeDeferred()!.lead).toEqual([
+      { text: 'LOCK players:c1', values: [['a', 'm', 'z']] },
+      { text: 'LOCK players:c2', values: [['b']] },
+      { text: 'LOCK house:c1', values: [['h']] },
+    ]);
+  });
+
+  it('sends nothing without a deferred write, and forgets the locks once taken', () => {
+    const tx = new Tx(noConnection);
+    lockIds(tx, 0, 'players:c1', ['a']);
+    expect(tx.takeDeferred()).toBeNull();
+    tx.defer(write);
+    expect(tx.takeDeferred()).toEqual({ text: 'WITH w0 AS (INSERT INTO t (id) VALUES ($1) RETURNING 1) SELECT 1', values: [1] });
+  });
+});
