@@ -1,6 +1,11 @@
-import { startApp, TestApp } from './support/app';
-import { clubWith, double, finish, take } from './support/club';
+import { newClub, startApp, TestApp } from './support/app';
 import { waitFor } from './support/concurrency';
+import { Api, typedClient } from './support/typed-client';
+
+type Action = { type: 'double' | 'take' | 'finish'; by?: string; winner?: string; result?: 'single'; resigned?: boolean };
+const double = (by: string): Action => ({ type: 'double', by });
+const take = (by: string): Action => ({ type: 'take', by });
+const finish = (winner: string): Action => ({ type: 'finish', winner, result: 'single', resigned: false });
 
 /**
  * A regular at several tables of two sessions at once, as on a busy club night: every
@@ -9,37 +14,44 @@ import { waitFor } from './support/concurrency';
  * Commands that write the same rows must take their locks in one order, or PostgreSQL
  * finds a deadlock, kills one of them and the scorer waits for a retry (or gets a 503
  * after five). The check is PostgreSQL's own count of deadlocks in the test's database.
+ * Through the typed client (openapi/schema.d.ts).
  */
 describe('lock order: concurrent games sharing a player never deadlock', () => {
   let t: TestApp;
-  let c: Awaited<ReturnType<typeof clubWith>>;
+  let api: Api;
+  const ids: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await startApp();
-    c = await clubWith(t, ['Regular', 'A', 'B', 'C', 'D', 'E', 'F']);
+    api = typedClient(t.url, (await newClub(t)).owner);
+    for (const name of ['Regular', 'A', 'B', 'C', 'D', 'E', 'F']) {
+      const { data } = await api.POST('/v1/players', { body: { name } });
+      ids[name] = data!.id;
+    }
   });
   afterAll(() => t.close());
 
   const deadlocks = async () => Number((await t.sql<{ n: string }>(`SELECT deadlocks::text AS n FROM pg_stat_database WHERE datname = current_database()`))[0].n);
 
   it('plays 2 sessions × (2 money tables + a run of matches to 1) at once: every game 201, no deadlock counted', async () => {
-    const R = c.ids.Regular;
+    const R = ids.Regular;
     const before = await deadlocks();
     const GAMES = 12;
     const lanes: Array<Promise<number[]>> = [];
-    const others = ['A', 'B', 'C', 'D', 'E', 'F'].map((n) => c.ids[n]);
+    const others = ['A', 'B', 'C', 'D', 'E', 'F'].map((n) => ids[n]);
     for (let s = 0; s < 2; s++) {
-      const session = await c.session({ rakePercent: 2.5 });
+      const session = (await api.POST('/v1/sessions', { body: { name: `Club night ${s + 1}`, rakePercent: 2.5 } })).data!.id;
       for (let m = 0; m < 2; m++) {
         const other = others[s * 3 + m];
-        const table = await c.post('/v1/money-games', { sessionId: session, players: [R, other], stakeMinor: 100 });
-        expect(table.status).toBe(201);
+        const table = await api.POST('/v1/money-games', { body: { sessionId: session, players: [R, other], stakeMinor: 100 } });
+        expect(table.response.status).toBe(201);
+        const id = table.data!.id;
         lanes.push(
           (async () => {
             const statuses: number[] = [];
             for (let k = 0; k < GAMES; k++) {
-              const body = k % 2 === 0 ? { actions: [double(R), take(other), finish(R)] } : { actions: [finish(other)] };
-              statuses.push((await c.post(`/v1/money-games/${table.body.id}/games`, body)).status);
+              const actions = k % 2 === 0 ? [double(R), take(other), finish(R)] : [finish(other)];
+              statuses.push((await api.POST('/v1/money-games/{id}/games', { params: { path: { id } }, body: { actions } })).response.status);
             }
             return statuses;
           })(),
@@ -50,9 +62,10 @@ describe('lock order: concurrent games sharing a player never deadlock', () => {
         (async () => {
           const statuses: number[] = [];
           for (let k = 0; k < GAMES; k++) {
-            const match = await c.post('/v1/matches', { sessionId: session, sides: [[R], [opponent]], target: 1, stakeMinor: 200 });
-            statuses.push(match.status);
-            statuses.push((await c.post(`/v1/matches/${match.body.id}/games`, { actions: [finish(k % 2 === 0 ? R : opponent)] })).status);
+            const match = await api.POST('/v1/matches', { body: { sessionId: session, sides: [[R], [opponent]], target: 1, stakeMinor: 200 } });
+            statuses.push(match.response.status);
+            const game = await api.POST('/v1/matches/{id}/games', { params: { path: { id: match.data!.id } }, body: { actions: [finish(k % 2 === 0 ? R : opponent)] } });
+            statuses.push(game.response.status);
           }
           return statuses;
         })(),
@@ -64,9 +77,9 @@ describe('lock order: concurrent games sharing a player never deadlock', () => {
 
     // R played 2 × 2 × 12 money games (he doubled and won the even ones) and 2 × 12
     // matches of one game (he won the even ones): all of them count on his page, once.
-    const page = await c.get(`/v1/players/${R}`);
-    expect(page.status).toBe(200);
-    expect(page.body.stats).toMatchObject({ gamesPlayed: 48 + 24, gamesWon: 24 + 12, matchesPlayed: 24, matchesWon: 12, doubles: 24 });
+    const page = await api.GET('/v1/players/{id}', { params: { path: { id: R } } });
+    expect(page.response.status).toBe(200);
+    expect(page.data!.stats).toMatchObject({ gamesPlayed: 48 + 24, gamesWon: 24 + 12, matchesPlayed: 24, matchesWon: 12, doubles: 24 });
 
     // PostgreSQL's statistics reach pg_stat_database once the backends report them (at
     // most a second or so after their transactions): wait for the counter to settle.
