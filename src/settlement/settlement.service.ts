@@ -3,7 +3,7 @@ import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
-import { decodeCursor, encodeCursor, Page, toPage } from '../common/pagination';
+import { decodeCursor, encodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { isUuid, uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
@@ -90,7 +90,7 @@ export class SettlementService {
   ) {}
 
   async ledger(auth: KeyAuth, sessionId: string, q: LedgerQuery): Promise<Page<LedgerEntryDto>> {
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = decodeCursor(q.cursor, ['string']);
     return this.db.read(async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
@@ -256,7 +256,7 @@ export class SettlementService {
   playerStatement(auth: KeyAuth, playerId: string, q: PlayerStatementQuery): Promise<PlayerStatementDto> {
     const from = bound('from', q.from);
     const to = bound('to', q.to);
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = statementCursor(q.cursor);
     return this.db.read(async (tx) => {
       const names = await playerNames(tx, auth.clubId, [playerId]);

@@ -4,7 +4,7 @@ import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { ApiProblem, ApiRefusals, EXAMPLE_ID, GAME_PLAY_REFUSALS, MONEY_WRITE_422 } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
@@ -132,7 +132,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
     @ApiOperation({ summary: 'Every game of the table, in order', operationId: `list${noun}Games` })
     @ApiOkResponse({ type: GamePage })
     list(@ClubKey() auth: KeyAuth, @id() tableId: string, @Query() q: ListQuery) {
-      return this.games.list(auth, kind, tableId, q.limit ?? 50, q.cursor);
+      return this.games.list(auth, kind, tableId, q.limit ?? PAGE_LIMIT.default, q.cursor);
     }
 
     @Get(':gameNo')
