@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TABLE_KIND_NAMES } from '../domain/table-kinds';
 import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
@@ -37,8 +38,6 @@ import {
 } from './settlement.dto';
 import { SettlementRepository } from './settlement.repository';
 import { playerNames } from '../players';
-
-const TABLE_ROUTES = { match: 'matches', money: 'money-games', chouette: 'chouettes' } as const;
 
 /** A player id as stored: UUIDs in lower case; the house as "house". */
 const normaliseParty = (party: string) => (party.toLowerCase() === HOUSE ? HOUSE : party.toLowerCase());
@@ -102,7 +101,7 @@ export class SettlementService {
         (r) => [r.id],
         (r) => {
           const owner = r.owner;
-          const table = 'tableKind' in owner ? TABLE_ROUTES[owner.tableKind] : null;
+          const table = 'tableKind' in owner ? TABLE_KIND_NAMES[owner.tableKind].path : null;
           return {
             id: r.id,
             gameRef:

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Type } from '@nestjs/common';
+import { TABLE_KIND_NAMES } from '../domain/table-kinds';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
@@ -102,7 +103,8 @@ const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER
  * `noun` names the table in the operation ids (startMatchGame, recordMoneyTableGameAction,
  * voidChouetteGame): "MoneyTable" rather than "MoneyGame", which would read as a game of a game.
  */
-function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: string): Type<unknown> {
+function gamesControllerFor(kind: TableKind, noun: string): Type<unknown> {
+  const { path, title: tag } = TABLE_KIND_NAMES[kind];
   const id = () => Param('id', new UuidParam(tag));
 
   @ApiTags(tag === 'Match' ? 'Matches' : tag === 'Money game' ? 'Money games' : 'Chouettes')
@@ -200,6 +202,6 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
   return GamesController;
 }
 
-export const MatchGamesController = gamesControllerFor('match', 'matches', 'Match', 'Match');
-export const MoneyGamesGamesController = gamesControllerFor('money', 'money-games', 'Money game', 'MoneyTable');
-export const ChouetteGamesController = gamesControllerFor('chouette', 'chouettes', 'Chouette', 'Chouette');
+export const MatchGamesController = gamesControllerFor('match', 'Match');
+export const MoneyGamesGamesController = gamesControllerFor('money', 'MoneyTable');
+export const ChouetteGamesController = gamesControllerFor('chouette', 'Chouette');
