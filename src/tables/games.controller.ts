@@ -159,19 +159,19 @@ function gamesControllerFor(kind: TableKind, noun: string): Type<unknown> {
     }
 
     @Post(':gameNo/undo')
-    @ApiRefusals('NOTHING_TO_UNDO', 'GAME_FINISHED')
+    @ApiRefusals('NOTHING_TO_UNDO', 'GAME_FINISHED', 'GAME_NOT_IN_PROGRESS')
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Take back the last action of an unfinished game', operationId: `undo${noun}GameAction` })
     @ApiOkResponse({ type: GameDto })
     @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
-    @ApiProblem(422, 'Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED).')
+    @ApiProblem(422, 'Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED, GAME_NOT_IN_PROGRESS).')
     undo(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined) {
       return this.games.undo(cmd, auth, kind, tableId, n, ifMatch);
     }
 
     @Post(':gameNo/void')
-    @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'AMOUNT_OUT_OF_RANGE', ...(kind === 'match' ? (['CORRECTION_CLOSED'] as const) : []))
+    @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE', ...(kind === 'match' ? (['CORRECTION_CLOSED'] as const) : []))
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `void${noun}Game` })
