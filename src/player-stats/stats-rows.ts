@@ -6,15 +6,7 @@
 import { Columns, cols, Row, RowDecodeError } from '../db/decode';
 import { TABLE_KINDS } from '../domain/table-kinds';
 import { replayChouetteGame } from '../domain/chouette';
-import {
-  type StatsAction,
-  type StatsChouetteSeats,
-  type StatsCounters,
-  type StatsCubeResult,
-  type StatsGame,
-  type StatsRow,
-  STATS_COUNTERS,
-} from '../domain/player-stats';
+import { type StatsAction, type StatsChouetteSeats, type StatsCounters, type StatsCubeResult, type StatsGame, type StatsRow, STATS_COUNTERS } from '../domain/player-stats';
 import { gameVariantOf, RESULT_NAMES, type ResultName } from '../domain/game-variants';
 import type { SideIndex } from '../domain/types';
 import { decodeChouetteLog, toDomainAction } from '../tables/pure';
