@@ -16,7 +16,7 @@ const known = `(${KNOWN_CYCLE_FOLDERS.join('|')})`;
 // composition root (app.module.ts, app.ts, main.ts, entities.ts, data-source.ts) and the
 // configuration, which is kernel too (KERNEL_FILES). docs/architecture.md: Modules.
 const KERNEL_FOLDERS = ['commands', 'common', 'db', 'domain', 'openapi', 'outbox'];
-const KERNEL_FILES = ['config\\.ts', 'config\\.provider\\.ts', 'config\\.module\\.ts'];
+const KERNEL_FILES = ['config\\.ts', 'config-fields\\.ts', 'config-files\\.ts', 'config\\.provider\\.ts', 'config\\.module\\.ts'];
 const kernelFolder = `^src/(${KERNEL_FOLDERS.join('|')})/`;
 const kernel = [kernelFolder, `^src/(${KERNEL_FILES.join('|')})$`];
 const feature = { path: '^src/[^/]+/', pathNot: kernelFolder };

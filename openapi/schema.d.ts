@@ -7635,7 +7635,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it: ROLL_OFF_TIE / INVALID_SEATING / CHOUETTE_PLAYER_COUNT / DUPLICATE_PLAYER (R5.1), INVALID_CUBE_MODE (R5.3), INVALID_PARTNER_FROM / INVALID_PARTNER_SHARE (R5.9), DUPLICATE_STAKE (R5.11), RACCOONS_NEED_BEAVERS (R2.5), INVALID_CUBE_LIMIT (R2.2), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: CHOUETTE_PLAYER_COUNT, INVALID_SEATING, INVALID_ROLL, ROLL_OFF_TIE, INVALID_SEATS, INVALID_PLAYER, DUPLICATE_PLAYER, INVALID_CUBE_MODE, INVALID_PARTNER_FROM, INVALID_PARTNER_SHARE, DUPLICATE_STAKE, INVALID_STAKE, MONEY_ONLY_SETTING, INVALID_SETTING, UNKNOWN_SETTING, INVALID_CUBE_LIMIT, RACCOONS_NEED_BEAVERS, INVALID_AUTOMATIC_DOUBLES, TOO_MANY_AUTOMATIC_DOUBLES, AUTOMATIC_DOUBLES_NOT_ALLOWED, UNKNOWN_PLAYER, SESSION_CLOSED. */
+            /** @description A rule refuses it: ROLL_OFF_TIE / INVALID_SEATING / CHOUETTE_PLAYER_COUNT / DUPLICATE_PLAYER (R5.1), INVALID_CUBE_MODE (R5.3), INVALID_PARTNER_FROM / INVALID_PARTNER_SHARE (R5.9), DUPLICATE_STAKE (R5.11), RACCOONS_NEED_BEAVERS (R2.5), INVALID_CUBE_LIMIT (R2.2), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: CHOUETTE_PLAYER_COUNT (R5.1), INVALID_SEATING (R5.1), INVALID_ROLL (R5.1), ROLL_OFF_TIE (R5.1), INVALID_SEATS (R5.1), INVALID_PLAYER (R5.1, R5.8), DUPLICATE_PLAYER (R3.7, R4.1, R5.1, R7.1), INVALID_CUBE_MODE (R5.3), INVALID_PARTNER_FROM (R5.9), INVALID_PARTNER_SHARE (R5.9), DUPLICATE_STAKE (R5.11), INVALID_STAKE (R3.8, R4.1, R5.11), MONEY_ONLY_SETTING (R2.8), INVALID_SETTING (R2.8, R3.5, R4.3, R5.12), UNKNOWN_SETTING (R2.8, R4.3, R5.12), INVALID_CUBE_LIMIT (R2.2), RACCOONS_NEED_BEAVERS (R2.5), INVALID_AUTOMATIC_DOUBLES (R2.7), TOO_MANY_AUTOMATIC_DOUBLES (R2.7), AUTOMATIC_DOUBLES_NOT_ALLOWED (R2.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Also answered 422 here: REFERENCE_NOT_FOUND. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8379,7 +8379,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT (R1.1, R1.4), INVALID_RESIGNATION (R3.10), INVALID_BACKGAMMON_MULTIPLIER (R1.2), CUBE_NOT_IN_PLAY (R1.1, R1.3), NOT_IN_GAME (R3.7, R4.1, R5.2), GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_CUBE_OWNER (R2.2), CUBE_LIMIT_EXCEEDED (R2.2, R2.7), NO_OFFER_PENDING (R2.3), OFFER_PENDING (R2.6), NOT_DOUBLED_PARTY (R2.6), WRONG_INSTANT_REDOUBLE (R2.4, R2.5), BEAVERS_NOT_ALLOWED (R2.4, R2.8), RACCOONS_NOT_ALLOWED (R2.5, R2.8), MATCH_FINISHED (R3.2), INVALID_MATCH_EVENT (R3.2, R3.6), INVALID_GAME_POINTS (R3.2), NO_CUBE_IN_ONE_POINT_MATCH (R3.3), CRAWFORD_NO_DOUBLE (R3.4), DEAD_CUBE (R3.5), SINGLE_TEAM_CUBE (R5.3), NO_MEMBER_CUBES (R5.3), NOT_ACTING_CAPTAIN (R5.3), NOT_OWN_CUBE (R5.3), UNKNOWN_CUBE (R5.3), DUPLICATE_CUBE (R5.3), CUBE_NOT_NAMED (R5.3), NO_CUBES_NAMED (R5.3), NO_BEAVER_ALONE (R5.3), NO_CUBE_TO_DOUBLE (R2.2), MEMBER_OUT (R5.4), INVALID_OUTCOME (R5.7), NO_CAPTAIN (R5.7), TOO_FEW_PLAYERS (R5.8), INVALID_SEATS (R5.1), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), AMOUNT_OUT_OF_RANGE (R6.2), INVALID_RATING_INPUT (R7.1), SESSION_CLOSED (R6.7), RESULT_NOT_IN_VARIANT (R8.10), NO_CUBE_IN_VARIANT (R8.10), TABLE_FINISHED (R4.4), TOO_MANY_AUTOMATIC_DOUBLES (R2.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8881,7 +8881,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: GAME_FINISHED, GAME_NOT_IN_PROGRESS. */
+            /** @description The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9190,7 +9190,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT (R1.1, R1.4), INVALID_RESIGNATION (R3.10), INVALID_BACKGAMMON_MULTIPLIER (R1.2), CUBE_NOT_IN_PLAY (R1.1, R1.3), NOT_IN_GAME (R3.7, R4.1, R5.2), GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_CUBE_OWNER (R2.2), CUBE_LIMIT_EXCEEDED (R2.2, R2.7), NO_OFFER_PENDING (R2.3), OFFER_PENDING (R2.6), NOT_DOUBLED_PARTY (R2.6), WRONG_INSTANT_REDOUBLE (R2.4, R2.5), BEAVERS_NOT_ALLOWED (R2.4, R2.8), RACCOONS_NOT_ALLOWED (R2.5, R2.8), MATCH_FINISHED (R3.2), INVALID_MATCH_EVENT (R3.2, R3.6), INVALID_GAME_POINTS (R3.2), NO_CUBE_IN_ONE_POINT_MATCH (R3.3), CRAWFORD_NO_DOUBLE (R3.4), DEAD_CUBE (R3.5), SINGLE_TEAM_CUBE (R5.3), NO_MEMBER_CUBES (R5.3), NOT_ACTING_CAPTAIN (R5.3), NOT_OWN_CUBE (R5.3), UNKNOWN_CUBE (R5.3), DUPLICATE_CUBE (R5.3), CUBE_NOT_NAMED (R5.3), NO_CUBES_NAMED (R5.3), NO_BEAVER_ALONE (R5.3), NO_CUBE_TO_DOUBLE (R2.2), MEMBER_OUT (R5.4), INVALID_OUTCOME (R5.7), NO_CAPTAIN (R5.7), TOO_FEW_PLAYERS (R5.8), INVALID_SEATS (R5.1), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), AMOUNT_OUT_OF_RANGE (R6.2), INVALID_RATING_INPUT (R7.1), SESSION_CLOSED (R6.7), RESULT_NOT_IN_VARIANT (R8.10), NO_CUBE_IN_VARIANT (R8.10), TABLE_FINISHED (R4.4), TOO_MANY_AUTOMATIC_DOUBLES (R2.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9487,7 +9487,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED). Refusals by the rules on this route: NOTHING_TO_UNDO, GAME_FINISHED. */
+            /** @description Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: NOTHING_TO_UNDO, GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9795,7 +9795,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE. */
+            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10081,7 +10081,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it: GAME_IN_PROGRESS / ALREADY_SEATED (R5.8), CHOUETTE_FULL (R5.1), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: GAME_IN_PROGRESS, ALREADY_SEATED, CHOUETTE_FULL, UNKNOWN_PLAYER, SESSION_CLOSED. */
+            /** @description A rule refuses it: GAME_IN_PROGRESS / ALREADY_SEATED (R5.8), CHOUETTE_FULL (R5.1), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), ALREADY_SEATED (R5.8), CHOUETTE_FULL (R5.1), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10357,7 +10357,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it: GAME_IN_PROGRESS / NOT_SEATED / LAST_PLAYER (R5.8), SESSION_CLOSED (R6.7). Refusals by the rules on this route: GAME_IN_PROGRESS, NOT_SEATED, LAST_PLAYER, SESSION_CLOSED. */
+            /** @description A rule refuses it: GAME_IN_PROGRESS / NOT_SEATED / LAST_PLAYER (R5.8), SESSION_CLOSED (R6.7). Refusals by the rules on this route: GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_SEATED (R5.8), LAST_PLAYER (R5.8), SESSION_CLOSED (R6.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11952,7 +11952,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it: TARGET_EVEN / TARGET_OUT_OF_RANGE (R3.1), MONEY_ONLY_SETTING (R2.8), DUPLICATE_PLAYER (R3.7), STAKE_NEEDS_SESSION (R3.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: INVALID_TARGET, TARGET_EVEN, TARGET_OUT_OF_RANGE, INVALID_SIDES, DUPLICATE_PLAYER, STAKE_NEEDS_SESSION, INVALID_STAKE, MONEY_ONLY_SETTING, INVALID_SETTING, UNKNOWN_SETTING, INVALID_CUBE_LIMIT, RACCOONS_NEED_BEAVERS, INVALID_AUTOMATIC_DOUBLES, TOO_MANY_AUTOMATIC_DOUBLES, AUTOMATIC_DOUBLES_NOT_ALLOWED, UNKNOWN_PLAYER, SESSION_CLOSED, SETTING_NOT_IN_VARIANT. */
+            /** @description A rule refuses it: TARGET_EVEN / TARGET_OUT_OF_RANGE (R3.1), MONEY_ONLY_SETTING (R2.8), DUPLICATE_PLAYER (R3.7), STAKE_NEEDS_SESSION (R3.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: INVALID_TARGET (R3.1), TARGET_EVEN (R3.1), TARGET_OUT_OF_RANGE (R3.1), INVALID_SIDES (R3.7, R4.1), DUPLICATE_PLAYER (R3.7, R4.1, R5.1, R7.1), STAKE_NEEDS_SESSION (R3.8), INVALID_STAKE (R3.8, R4.1, R5.11), MONEY_ONLY_SETTING (R2.8), INVALID_SETTING (R2.8, R3.5, R4.3, R5.12), UNKNOWN_SETTING (R2.8, R4.3, R5.12), INVALID_CUBE_LIMIT (R2.2), RACCOONS_NEED_BEAVERS (R2.5), INVALID_AUTOMATIC_DOUBLES (R2.7), TOO_MANY_AUTOMATIC_DOUBLES (R2.7), AUTOMATIC_DOUBLES_NOT_ALLOWED (R2.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7), SETTING_NOT_IN_VARIANT (R8.10). Also answered 422 here: REFERENCE_NOT_FOUND. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12462,7 +12462,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The match has no scheduled start (NOT_SCHEDULED, R9.6), a game is in progress (GAME_IN_PROGRESS, R3.6), the match is over (MATCH_FINISHED, R3.2) or its session is closed (SESSION_CLOSED, R6.7); or, when the penalty ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: NOT_SCHEDULED, GAME_IN_PROGRESS, MATCH_FINISHED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            /** @description The match has no scheduled start (NOT_SCHEDULED, R9.6), a game is in progress (GAME_IN_PROGRESS, R3.6), the match is over (MATCH_FINISHED, R3.2) or its session is closed (SESSION_CLOSED, R6.7); or, when the penalty ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: NOT_SCHEDULED (R9.6), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), MATCH_FINISHED (R3.2), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12695,7 +12695,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The match cannot be written in the format (EXPORT_NOT_POSSIBLE), or it is not a backgammon match (EXPORT_UNSUPPORTED_VARIANT, R8.9). Refusals by the rules on this route: EXPORT_UNSUPPORTED_VARIANT. */
+            /** @description The match cannot be written in the format (EXPORT_NOT_POSSIBLE), or it is not a backgammon match (EXPORT_UNSUPPORTED_VARIANT, R8.9). Refusals by the rules on this route: EXPORT_UNSUPPORTED_VARIANT (R8.9). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13003,7 +13003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The match is over (MATCH_FINISHED, R3.9) or its session is closed (SESSION_CLOSED, R6.7); or, when the forfeit ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: MATCH_FINISHED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            /** @description The match is over (MATCH_FINISHED, R3.9) or its session is closed (SESSION_CLOSED, R6.7); or, when the forfeit ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: MATCH_FINISHED (R3.2), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13524,7 +13524,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT (R1.1, R1.4), INVALID_RESIGNATION (R3.10), INVALID_BACKGAMMON_MULTIPLIER (R1.2), CUBE_NOT_IN_PLAY (R1.1, R1.3), NOT_IN_GAME (R3.7, R4.1, R5.2), GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_CUBE_OWNER (R2.2), CUBE_LIMIT_EXCEEDED (R2.2, R2.7), NO_OFFER_PENDING (R2.3), OFFER_PENDING (R2.6), NOT_DOUBLED_PARTY (R2.6), WRONG_INSTANT_REDOUBLE (R2.4, R2.5), BEAVERS_NOT_ALLOWED (R2.4, R2.8), RACCOONS_NOT_ALLOWED (R2.5, R2.8), MATCH_FINISHED (R3.2), INVALID_MATCH_EVENT (R3.2, R3.6), INVALID_GAME_POINTS (R3.2), NO_CUBE_IN_ONE_POINT_MATCH (R3.3), CRAWFORD_NO_DOUBLE (R3.4), DEAD_CUBE (R3.5), SINGLE_TEAM_CUBE (R5.3), NO_MEMBER_CUBES (R5.3), NOT_ACTING_CAPTAIN (R5.3), NOT_OWN_CUBE (R5.3), UNKNOWN_CUBE (R5.3), DUPLICATE_CUBE (R5.3), CUBE_NOT_NAMED (R5.3), NO_CUBES_NAMED (R5.3), NO_BEAVER_ALONE (R5.3), NO_CUBE_TO_DOUBLE (R2.2), MEMBER_OUT (R5.4), INVALID_OUTCOME (R5.7), NO_CAPTAIN (R5.7), TOO_FEW_PLAYERS (R5.8), INVALID_SEATS (R5.1), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), AMOUNT_OUT_OF_RANGE (R6.2), INVALID_RATING_INPUT (R7.1), SESSION_CLOSED (R6.7), RESULT_NOT_IN_VARIANT (R8.10), NO_CUBE_IN_VARIANT (R8.10), TABLE_FINISHED (R4.4), TOO_MANY_AUTOMATIC_DOUBLES (R2.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14026,7 +14026,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: GAME_FINISHED, GAME_NOT_IN_PROGRESS. */
+            /** @description The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14335,7 +14335,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT (R1.1, R1.4), INVALID_RESIGNATION (R3.10), INVALID_BACKGAMMON_MULTIPLIER (R1.2), CUBE_NOT_IN_PLAY (R1.1, R1.3), NOT_IN_GAME (R3.7, R4.1, R5.2), GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_CUBE_OWNER (R2.2), CUBE_LIMIT_EXCEEDED (R2.2, R2.7), NO_OFFER_PENDING (R2.3), OFFER_PENDING (R2.6), NOT_DOUBLED_PARTY (R2.6), WRONG_INSTANT_REDOUBLE (R2.4, R2.5), BEAVERS_NOT_ALLOWED (R2.4, R2.8), RACCOONS_NOT_ALLOWED (R2.5, R2.8), MATCH_FINISHED (R3.2), INVALID_MATCH_EVENT (R3.2, R3.6), INVALID_GAME_POINTS (R3.2), NO_CUBE_IN_ONE_POINT_MATCH (R3.3), CRAWFORD_NO_DOUBLE (R3.4), DEAD_CUBE (R3.5), SINGLE_TEAM_CUBE (R5.3), NO_MEMBER_CUBES (R5.3), NOT_ACTING_CAPTAIN (R5.3), NOT_OWN_CUBE (R5.3), UNKNOWN_CUBE (R5.3), DUPLICATE_CUBE (R5.3), CUBE_NOT_NAMED (R5.3), NO_CUBES_NAMED (R5.3), NO_BEAVER_ALONE (R5.3), NO_CUBE_TO_DOUBLE (R2.2), MEMBER_OUT (R5.4), INVALID_OUTCOME (R5.7), NO_CAPTAIN (R5.7), TOO_FEW_PLAYERS (R5.8), INVALID_SEATS (R5.1), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), AMOUNT_OUT_OF_RANGE (R6.2), INVALID_RATING_INPUT (R7.1), SESSION_CLOSED (R6.7), RESULT_NOT_IN_VARIANT (R8.10), NO_CUBE_IN_VARIANT (R8.10), TABLE_FINISHED (R4.4), TOO_MANY_AUTOMATIC_DOUBLES (R2.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14632,7 +14632,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED). Refusals by the rules on this route: NOTHING_TO_UNDO, GAME_FINISHED. */
+            /** @description Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: NOTHING_TO_UNDO, GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14940,7 +14940,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); a tournament's match whose players have begun a later match (CORRECTION_CLOSED, R9.10); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, CORRECTION_CLOSED. */
+            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); a tournament's match whose players have begun a later match (CORRECTION_CLOSED, R9.10); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2), CORRECTION_CLOSED (R9.10). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15226,7 +15226,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A game is in progress, the match is over or its session is closed (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2, SESSION_CLOSED R6.7); or, when the penalty ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_PENALTY, GAME_IN_PROGRESS, MATCH_FINISHED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            /** @description A game is in progress, the match is over or its session is closed (GAME_IN_PROGRESS R3.6, MATCH_FINISHED R3.2, SESSION_CLOSED R6.7); or, when the penalty ends a staked match, AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_PENALTY (R3.6), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), MATCH_FINISHED (R3.2), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15533,7 +15533,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); a tournament's match whose players have begun a game in a later match (CORRECTION_CLOSED, R9.10); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOTHING_TO_VOID, GAME_IN_PROGRESS, NOT_LATEST_GAME, CORRECTION_CLOSED, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            /** @description Nothing to void, a game is in progress, or the session is closed (NOTHING_TO_VOID, GAME_IN_PROGRESS; R6.3; SESSION_CLOSED, R6.7); a tournament's match whose players have begun a game in a later match (CORRECTION_CLOSED, R9.10); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOTHING_TO_VOID (R6.3, R3.6, R3.9), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_LATEST_GAME (R6.3), CORRECTION_CLOSED (R9.10), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16016,7 +16016,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it: RACCOONS_NEED_BEAVERS (R2.5), INVALID_CUBE_LIMIT (R2.2), DUPLICATE_PLAYER, UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: INVALID_SIDES, DUPLICATE_PLAYER, INVALID_STAKE, MONEY_ONLY_SETTING, INVALID_SETTING, UNKNOWN_SETTING, INVALID_CUBE_LIMIT, RACCOONS_NEED_BEAVERS, INVALID_AUTOMATIC_DOUBLES, TOO_MANY_AUTOMATIC_DOUBLES, AUTOMATIC_DOUBLES_NOT_ALLOWED, UNKNOWN_PLAYER, SESSION_CLOSED, SETTING_NOT_IN_VARIANT. */
+            /** @description A rule refuses it: RACCOONS_NEED_BEAVERS (R2.5), INVALID_CUBE_LIMIT (R2.2), DUPLICATE_PLAYER, UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: INVALID_SIDES (R3.7, R4.1), DUPLICATE_PLAYER (R3.7, R4.1, R5.1, R7.1), INVALID_STAKE (R3.8, R4.1, R5.11), MONEY_ONLY_SETTING (R2.8), INVALID_SETTING (R2.8, R3.5, R4.3, R5.12), UNKNOWN_SETTING (R2.8, R4.3, R5.12), INVALID_CUBE_LIMIT (R2.2), RACCOONS_NEED_BEAVERS (R2.5), INVALID_AUTOMATIC_DOUBLES (R2.7), TOO_MANY_AUTOMATIC_DOUBLES (R2.7), AUTOMATIC_DOUBLES_NOT_ALLOWED (R2.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7), SETTING_NOT_IN_VARIANT (R8.10). Also answered 422 here: REFERENCE_NOT_FOUND. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -16760,7 +16760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT (R1.1, R1.4), INVALID_RESIGNATION (R3.10), INVALID_BACKGAMMON_MULTIPLIER (R1.2), CUBE_NOT_IN_PLAY (R1.1, R1.3), NOT_IN_GAME (R3.7, R4.1, R5.2), GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_CUBE_OWNER (R2.2), CUBE_LIMIT_EXCEEDED (R2.2, R2.7), NO_OFFER_PENDING (R2.3), OFFER_PENDING (R2.6), NOT_DOUBLED_PARTY (R2.6), WRONG_INSTANT_REDOUBLE (R2.4, R2.5), BEAVERS_NOT_ALLOWED (R2.4, R2.8), RACCOONS_NOT_ALLOWED (R2.5, R2.8), MATCH_FINISHED (R3.2), INVALID_MATCH_EVENT (R3.2, R3.6), INVALID_GAME_POINTS (R3.2), NO_CUBE_IN_ONE_POINT_MATCH (R3.3), CRAWFORD_NO_DOUBLE (R3.4), DEAD_CUBE (R3.5), SINGLE_TEAM_CUBE (R5.3), NO_MEMBER_CUBES (R5.3), NOT_ACTING_CAPTAIN (R5.3), NOT_OWN_CUBE (R5.3), UNKNOWN_CUBE (R5.3), DUPLICATE_CUBE (R5.3), CUBE_NOT_NAMED (R5.3), NO_CUBES_NAMED (R5.3), NO_BEAVER_ALONE (R5.3), NO_CUBE_TO_DOUBLE (R2.2), MEMBER_OUT (R5.4), INVALID_OUTCOME (R5.7), NO_CAPTAIN (R5.7), TOO_FEW_PLAYERS (R5.8), INVALID_SEATS (R5.1), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), AMOUNT_OUT_OF_RANGE (R6.2), INVALID_RATING_INPUT (R7.1), SESSION_CLOSED (R6.7), RESULT_NOT_IN_VARIANT (R8.10), NO_CUBE_IN_VARIANT (R8.10), TABLE_FINISHED (R4.4), TOO_MANY_AUTOMATIC_DOUBLES (R2.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17262,7 +17262,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: GAME_FINISHED, GAME_NOT_IN_PROGRESS. */
+            /** @description The game is not in progress (GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17571,7 +17571,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT, INVALID_RESIGNATION, INVALID_BACKGAMMON_MULTIPLIER, CUBE_NOT_IN_PLAY, NOT_IN_GAME, GAME_FINISHED, GAME_IN_PROGRESS, NOT_CUBE_OWNER, CUBE_LIMIT_EXCEEDED, NO_OFFER_PENDING, OFFER_PENDING, NOT_DOUBLED_PARTY, WRONG_INSTANT_REDOUBLE, BEAVERS_NOT_ALLOWED, RACCOONS_NOT_ALLOWED, MATCH_FINISHED, INVALID_MATCH_EVENT, INVALID_GAME_POINTS, NO_CUBE_IN_ONE_POINT_MATCH, CRAWFORD_NO_DOUBLE, DEAD_CUBE, SINGLE_TEAM_CUBE, NO_MEMBER_CUBES, NOT_ACTING_CAPTAIN, NOT_OWN_CUBE, UNKNOWN_CUBE, DUPLICATE_CUBE, CUBE_NOT_NAMED, NO_CUBES_NAMED, NO_BEAVER_ALONE, NO_CUBE_TO_DOUBLE, MEMBER_OUT, INVALID_OUTCOME, NO_CAPTAIN, TOO_FEW_PLAYERS, INVALID_SEATS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE, INVALID_RATING_INPUT, SESSION_CLOSED, RESULT_NOT_IN_VARIANT, NO_CUBE_IN_VARIANT, TABLE_FINISHED. */
+            /** @description A rule refuses it; `code` and `rule` say which (e.g. OFFER_PENDING R2.6, CRAWFORD_NO_DOUBLE R3.4, DEAD_CUBE R3.5, INVALID_RESIGNATION R3.10, GAME_IN_PROGRESS R6.8, SESSION_CLOSED R6.7). Finishing a game is refused, and the game stays as it was, with AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: INVALID_ACTION, INVALID_RESULT (R1.1, R1.4), INVALID_RESIGNATION (R3.10), INVALID_BACKGAMMON_MULTIPLIER (R1.2), CUBE_NOT_IN_PLAY (R1.1, R1.3), NOT_IN_GAME (R3.7, R4.1, R5.2), GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), NOT_CUBE_OWNER (R2.2), CUBE_LIMIT_EXCEEDED (R2.2, R2.7), NO_OFFER_PENDING (R2.3), OFFER_PENDING (R2.6), NOT_DOUBLED_PARTY (R2.6), WRONG_INSTANT_REDOUBLE (R2.4, R2.5), BEAVERS_NOT_ALLOWED (R2.4, R2.8), RACCOONS_NOT_ALLOWED (R2.5, R2.8), MATCH_FINISHED (R3.2), INVALID_MATCH_EVENT (R3.2, R3.6), INVALID_GAME_POINTS (R3.2), NO_CUBE_IN_ONE_POINT_MATCH (R3.3), CRAWFORD_NO_DOUBLE (R3.4), DEAD_CUBE (R3.5), SINGLE_TEAM_CUBE (R5.3), NO_MEMBER_CUBES (R5.3), NOT_ACTING_CAPTAIN (R5.3), NOT_OWN_CUBE (R5.3), UNKNOWN_CUBE (R5.3), DUPLICATE_CUBE (R5.3), CUBE_NOT_NAMED (R5.3), NO_CUBES_NAMED (R5.3), NO_BEAVER_ALONE (R5.3), NO_CUBE_TO_DOUBLE (R2.2), MEMBER_OUT (R5.4), INVALID_OUTCOME (R5.7), NO_CAPTAIN (R5.7), TOO_FEW_PLAYERS (R5.8), INVALID_SEATS (R5.1), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), AMOUNT_OUT_OF_RANGE (R6.2), INVALID_RATING_INPUT (R7.1), SESSION_CLOSED (R6.7), RESULT_NOT_IN_VARIANT (R8.10), NO_CUBE_IN_VARIANT (R8.10), TABLE_FINISHED (R4.4), TOO_MANY_AUTOMATIC_DOUBLES (R2.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17868,7 +17868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED). Refusals by the rules on this route: NOTHING_TO_UNDO, GAME_FINISHED. */
+            /** @description Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED, GAME_NOT_IN_PROGRESS). Refusals by the rules on this route: NOTHING_TO_UNDO, GAME_FINISHED (R1.1, R1.3, R2.2, R5.4, R6.3), GAME_NOT_IN_PROGRESS (R6.3). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18176,7 +18176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED, AMOUNT_OUT_OF_RANGE. */
+            /** @description Not the latest finished game, or a game is in progress (NOT_LATEST_GAME, GAME_IN_PROGRESS, GAME_NOT_FINISHED; R6.3); AMOUNT_OUT_OF_RANGE (R6.2) only for money recorded past 2^53 − 1 before that bound was kept. Refusals by the rules on this route: NOT_LATEST_GAME (R6.3), GAME_IN_PROGRESS (R3.6, R5.8, R6.3, R6.8), GAME_NOT_FINISHED (R3.8, R4.2, R5.5, R6.3), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20051,7 +20051,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The Idempotency-Key was used before with a different request or another credential (IDEMPOTENCY_KEY_REUSED). Refusals by the rules on this route: INVALID_RAKE_PERCENT. */
+            /** @description The Idempotency-Key was used before with a different request or another credential (IDEMPOTENCY_KEY_REUSED). Refusals by the rules on this route: INVALID_RAKE_PERCENT (R6.4). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20560,7 +20560,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The rake of a closed session (SESSION_CLOSED, R6.7). Refusals by the rules on this route: INVALID_RAKE_PERCENT, SESSION_CLOSED. */
+            /** @description The rake of a closed session (SESSION_CLOSED, R6.7). Refusals by the rules on this route: INVALID_RAKE_PERCENT (R6.4), SESSION_CLOSED (R6.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20835,7 +20835,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A game is still in progress (GAMES_IN_PROGRESS, R6.7). Refusals by the rules on this route: GAMES_IN_PROGRESS. */
+            /** @description A game is still in progress (GAMES_IN_PROGRESS, R6.7). Refusals by the rules on this route: GAMES_IN_PROGRESS (R6.7). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -21796,7 +21796,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description from and to are the same party, or a player is not in this club (SAME_PARTY, UNKNOWN_PLAYER; R6.6); or AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: SAME_PARTY, UNKNOWN_PLAYER, AMOUNT_OUT_OF_RANGE. */
+            /** @description from and to are the same party, or a player is not in this club (SAME_PARTY, UNKNOWN_PLAYER; R6.6); or AMOUNT_OUT_OF_RANGE (R6.2): a payout beyond 2^53 − 1 minor units, or one that would take a party's money in the currency (the sum of the amounts of every ledger entry and payment it takes part in, across sessions) past 2^53 − 1; nothing is written. Refusals by the rules on this route: SAME_PARTY (R6.6), UNKNOWN_PLAYER, AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22057,7 +22057,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A money figure of the answer is beyond ±(2^53 − 1) minor units and cannot be given exactly (AMOUNT_OUT_OF_RANGE, R6.2); only money recorded before that bound was kept can reach it. Refusals by the rules on this route: INVALID_PARTY, DUPLICATE_PARTY, UNBALANCED. */
+            /** @description A money figure of the answer is beyond ±(2^53 − 1) minor units and cannot be given exactly (AMOUNT_OUT_OF_RANGE, R6.2); only money recorded before that bound was kept can reach it. Refusals by the rules on this route: INVALID_PARTY (R6.5), DUPLICATE_PARTY (R6.5), UNBALANCED (R6.5). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22746,7 +22746,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A rule refuses it: TEAMS_UNEQUAL / BOARDS_EVEN / DUPLICATE_PLAYER / INVALID_TEAMS (R3.7), TARGET_EVEN / TARGET_OUT_OF_RANGE (R3.1), MONEY_ONLY_SETTING (R2.8), STAKE_NEEDS_SESSION (R3.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: TEAMS_UNEQUAL, BOARDS_EVEN, INVALID_TEAMS, TOO_MANY_BOARDS, INVALID_TARGET, TARGET_EVEN, TARGET_OUT_OF_RANGE, INVALID_SIDES, DUPLICATE_PLAYER, STAKE_NEEDS_SESSION, INVALID_STAKE, MONEY_ONLY_SETTING, INVALID_SETTING, UNKNOWN_SETTING, INVALID_CUBE_LIMIT, RACCOONS_NEED_BEAVERS, INVALID_AUTOMATIC_DOUBLES, TOO_MANY_AUTOMATIC_DOUBLES, AUTOMATIC_DOUBLES_NOT_ALLOWED, UNKNOWN_PLAYER, SESSION_CLOSED. */
+            /** @description A rule refuses it: TEAMS_UNEQUAL / BOARDS_EVEN / DUPLICATE_PLAYER / INVALID_TEAMS (R3.7), TARGET_EVEN / TARGET_OUT_OF_RANGE (R3.1), MONEY_ONLY_SETTING (R2.8), STAKE_NEEDS_SESSION (R3.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Refusals by the rules on this route: TEAMS_UNEQUAL (R3.7), BOARDS_EVEN (R3.7), INVALID_TEAMS (R3.7), TOO_MANY_BOARDS (R3.7), INVALID_TARGET (R3.1), TARGET_EVEN (R3.1), TARGET_OUT_OF_RANGE (R3.1), INVALID_SIDES (R3.7, R4.1), DUPLICATE_PLAYER (R3.7, R4.1, R5.1, R7.1), STAKE_NEEDS_SESSION (R3.8), INVALID_STAKE (R3.8, R4.1, R5.11), MONEY_ONLY_SETTING (R2.8), INVALID_SETTING (R2.8, R3.5, R4.3, R5.12), UNKNOWN_SETTING (R2.8, R4.3, R5.12), INVALID_CUBE_LIMIT (R2.2), RACCOONS_NEED_BEAVERS (R2.5), INVALID_AUTOMATIC_DOUBLES (R2.7), TOO_MANY_AUTOMATIC_DOUBLES (R2.7), AUTOMATIC_DOUBLES_NOT_ALLOWED (R2.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Also answered 422 here: REFERENCE_NOT_FOUND. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23410,7 +23410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description A setting is refused (INVALID_TOURNAMENT R9.1, INVALID_PAYOUTS R9.9), or a target or match setting as `POST /v1/matches` refuses it. Refusals by the rules on this route: INVALID_TOURNAMENT, INVALID_PAYOUTS, INVALID_TARGET, TARGET_EVEN, TARGET_OUT_OF_RANGE, INVALID_SIDES, DUPLICATE_PLAYER, STAKE_NEEDS_SESSION, INVALID_STAKE, MONEY_ONLY_SETTING, INVALID_SETTING, UNKNOWN_SETTING, INVALID_CUBE_LIMIT, RACCOONS_NEED_BEAVERS, INVALID_AUTOMATIC_DOUBLES, TOO_MANY_AUTOMATIC_DOUBLES, AUTOMATIC_DOUBLES_NOT_ALLOWED, UNKNOWN_PLAYER, SESSION_CLOSED. */
+            /** @description A setting is refused (INVALID_TOURNAMENT R9.1, INVALID_PAYOUTS R9.9), or a target or match setting as `POST /v1/matches` refuses it. Refusals by the rules on this route: INVALID_TOURNAMENT (R9.1), INVALID_PAYOUTS (R9.9), INVALID_TARGET (R3.1), TARGET_EVEN (R3.1), TARGET_OUT_OF_RANGE (R3.1), INVALID_SIDES (R3.7, R4.1), DUPLICATE_PLAYER (R3.7, R4.1, R5.1, R7.1), STAKE_NEEDS_SESSION (R3.8), INVALID_STAKE (R3.8, R4.1, R5.11), MONEY_ONLY_SETTING (R2.8), INVALID_SETTING (R2.8, R3.5, R4.3, R5.12), UNKNOWN_SETTING (R2.8, R4.3, R5.12), INVALID_CUBE_LIMIT (R2.2), RACCOONS_NEED_BEAVERS (R2.5), INVALID_AUTOMATIC_DOUBLES (R2.7), TOO_MANY_AUTOMATIC_DOUBLES (R2.7), AUTOMATIC_DOUBLES_NOT_ALLOWED (R2.8), UNKNOWN_PLAYER, SESSION_CLOSED (R6.7). Also answered 422 here: REFERENCE_NOT_FOUND. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24098,7 +24098,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Drawn already (TOURNAMENT_NOT_OPEN, R9.2), a flight has fewer than two entries (TOO_FEW_ENTRIES, R9.2), the seeds given are not 1 to n (INVALID_SEEDS, R9.3), or the session is closed (SESSION_CLOSED, R6.7). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, TOO_FEW_ENTRIES, INVALID_SEEDS, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            /** @description Drawn already (TOURNAMENT_NOT_OPEN, R9.2), a flight has fewer than two entries (TOO_FEW_ENTRIES, R9.2), the seeds given are not 1 to n (INVALID_SEEDS, R9.3), or the session is closed (SESSION_CLOSED, R6.7). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN (R9.2), TOO_FEW_ENTRIES (R9.2), INVALID_SEEDS (R9.3), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24405,7 +24405,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has entered already (ALREADY_ENTERED, R9.2), the flight has its 256 entries (FLIGHT_FULL, R9.2), there is no such flight (UNKNOWN_FLIGHT, R9.1), or the player is not in the club (UNKNOWN_PLAYER). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, ALREADY_ENTERED, FLIGHT_FULL, UNKNOWN_FLIGHT, UNKNOWN_PLAYER. */
+            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has entered already (ALREADY_ENTERED, R9.2), the flight has its 256 entries (FLIGHT_FULL, R9.2), there is no such flight (UNKNOWN_FLIGHT, R9.1), or the player is not in the club (UNKNOWN_PLAYER). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN (R9.2), ALREADY_ENTERED (R9.2), FLIGHT_FULL (R9.2), UNKNOWN_FLIGHT (R9.1, R9.2), UNKNOWN_PLAYER. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24713,7 +24713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has not entered (NOT_ENTERED, R9.2), the flight moved to is full (FLIGHT_FULL, R9.2), or there is no such flight (UNKNOWN_FLIGHT, R9.1). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN, NOT_ENTERED, FLIGHT_FULL, UNKNOWN_FLIGHT. */
+            /** @description Entries are closed (TOURNAMENT_NOT_OPEN, R9.2), the player has not entered (NOT_ENTERED, R9.2), the flight moved to is full (FLIGHT_FULL, R9.2), or there is no such flight (UNKNOWN_FLIGHT, R9.1). Refusals by the rules on this route: TOURNAMENT_NOT_OPEN (R9.2), NOT_ENTERED (R9.2, R9.8), FLIGHT_FULL (R9.2), UNKNOWN_FLIGHT (R9.1, R9.2). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -25021,7 +25021,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description The tournament is over (TOURNAMENT_NOT_RUNNING, R9.8), the player has not entered or has left already (NOT_ENTERED, ALREADY_OUT, R9.8), or its session is closed (SESSION_CLOSED, R6.7). Refusals by the rules on this route: TOURNAMENT_NOT_RUNNING, NOT_ENTERED, ALREADY_OUT, SESSION_CLOSED, AMOUNT_OUT_OF_RANGE. */
+            /** @description The tournament is over (TOURNAMENT_NOT_RUNNING, R9.8), the player has not entered or has left already (NOT_ENTERED, ALREADY_OUT, R9.8), or its session is closed (SESSION_CLOSED, R6.7). Refusals by the rules on this route: TOURNAMENT_NOT_RUNNING (R9.5, R9.8), NOT_ENTERED (R9.2, R9.8), ALREADY_OUT (R9.8), SESSION_CLOSED (R6.7), AMOUNT_OUT_OF_RANGE (R6.2). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,10 +1,17 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CONFIG_FIELDS, type IntegerName } from './config-fields';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS: readonly LogLevel[] = CONFIG_FIELDS.LOG_LEVEL.choices;
+
+/** A file the start must write (mode 0600): a secret generated on the embedded default, kept for the next starts. */
+export interface GeneratedFile {
+  file: string;
+  text: string;
+}
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface AppConfig {
@@ -89,6 +96,8 @@ export interface AppConfig {
   webhookRetrySchedule: number[] | null;
   /** The bearer token GET /metrics requires (METRICS_TOKEN); null: /metrics is open. */
   metricsToken: string | null;
+  /** What this start generated and must keep before serving (keepGeneratedFiles, src/config-files.ts); absent when nothing. */
+  generatedFiles?: readonly GeneratedFile[];
 }
 
 export class ConfigError extends Error {
@@ -98,7 +107,11 @@ export class ConfigError extends Error {
   }
 }
 
-function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+/** An integer field by its bounds in CONFIG_FIELDS; `fallback` when unset (the field's default unless given). */
+function intVar(env: NodeJS.ProcessEnv, name: IntegerName, problems: string[], fallback?: number): number {
+  const field: { default?: number; min: number; max: number } = CONFIG_FIELDS[name];
+  const { min, max } = field;
+  fallback ??= field.default ?? min;
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
@@ -109,43 +122,45 @@ function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
 }
 
 /**
- * Reads and validates the environment. Every bad value is reported, not just the
- * first. On the embedded default the operator token is generated once and kept in
- * `.data/admin-token`; with DATABASE_URL it must be given.
+ * Reads and validates the environment by CONFIG_FIELDS (src/config-fields.ts). Every bad
+ * value is reported, not just the first. On the embedded default the operator token is
+ * read from `.data/admin-token`, or generated when that file is missing: then the caller
+ * writes it (`generatedFiles`, keepGeneratedFiles). With DATABASE_URL it must be given.
+ * Writes nothing: it reads the environment and the files it names.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const problems: string[] = [];
-  const port = intVar(env, 'PORT', 3000, 0, 65535, problems);
-  const embeddedPgPort = intVar(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535, problems);
+  const port = intVar(env, 'PORT', problems);
+  const embeddedPgPort = intVar(env, 'EMBEDDED_PG_PORT', problems);
   if (embeddedPgPort === 5432) problems.push('EMBEDDED_PG_PORT must not be 5432, where a system PostgreSQL may already listen');
-  const idempotencyTtlHours = intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 24, 24 * 30, problems);
+  const idempotencyTtlHours = intVar(env, 'IDEMPOTENCY_TTL_HOURS', problems);
   // Twice the cores, at least 10 and at most 20. A command holds its connection while its
   // COMMIT waits for the WAL flush, and one flush carries the commits waiting with it: on a
   // slow disk the pool size caps the commits per flush, so a pool of 4 on 2 cores capped
   // the write rate whatever the CPU (docs/performance.md, "Writes on a slow disk").
-  const dbPoolSize = intVar(env, 'DB_POOL_SIZE', Math.min(20, Math.max(10, 2 * availableParallelism())), 1, 200, problems);
+  const dbPoolSize = intVar(env, 'DB_POOL_SIZE', problems, Math.min(20, Math.max(10, 2 * availableParallelism())));
   // 4 s: with the answer's own work, a client hears back within 5 s whatever the database does.
-  const dbTimeoutMs = intVar(env, 'DB_TIMEOUT_MS', 4000, 500, 120_000, problems);
+  const dbTimeoutMs = intVar(env, 'DB_TIMEOUT_MS', problems);
   // A guard against runaway clients, not a quota: 100,000 a minute (about 1,700 a second) per key.
-  const rateLimit = intVar(env, 'RATE_LIMIT', 100_000, 0, 10_000_000, problems);
-  const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400, problems);
+  const rateLimit = intVar(env, 'RATE_LIMIT', problems);
+  const rateLimitWindowSeconds = intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', problems);
   // Failed logins per client address, and the operator token (which only creates clubs), per window.
-  const authFailureLimit = intVar(env, 'AUTH_FAILURE_LIMIT', 30, 0, 1_000_000, problems);
-  const operatorRateLimit = intVar(env, 'OPERATOR_RATE_LIMIT', 60, 0, 1_000_000, problems);
-  const apiKeyCacheSeconds = intVar(env, 'API_KEY_CACHE_SECONDS', 60, 0, 3600, problems);
+  const authFailureLimit = intVar(env, 'AUTH_FAILURE_LIMIT', problems);
+  const operatorRateLimit = intVar(env, 'OPERATOR_RATE_LIMIT', problems);
+  const apiKeyCacheSeconds = intVar(env, 'API_KEY_CACHE_SECONDS', problems);
   // Slow clients are cut: a phone on club wifi sends a request in well under a second.
-  const requestTimeoutSeconds = intVar(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600, problems);
-  const headersTimeoutSeconds = intVar(env, 'HEADERS_TIMEOUT_SECONDS', Math.min(10, requestTimeoutSeconds), 1, 3600, problems);
+  const requestTimeoutSeconds = intVar(env, 'REQUEST_TIMEOUT_SECONDS', problems);
+  const headersTimeoutSeconds = intVar(env, 'HEADERS_TIMEOUT_SECONDS', problems, Math.min(CONFIG_FIELDS.HEADERS_TIMEOUT_SECONDS.default, requestTimeoutSeconds));
   if (headersTimeoutSeconds > requestTimeoutSeconds) {
     problems.push(`HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not exceed REQUEST_TIMEOUT_SECONDS (${requestTimeoutSeconds})`);
   }
-  const keepAliveTimeoutSeconds = intVar(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', 5, 1, 3600, problems);
+  const keepAliveTimeoutSeconds = intVar(env, 'KEEP_ALIVE_TIMEOUT_SECONDS', problems);
   // The live event stream (GET /v1/events/stream): a comment at least every 15 s keeps
   // proxies from closing it; a client that leaves 1 MiB untaken is dropped.
-  const eventsHeartbeatSeconds = intVar(env, 'EVENTS_HEARTBEAT_SECONDS', 15, 1, 15, problems);
-  const eventsStreamBufferBytes = intVar(env, 'EVENTS_STREAM_BUFFER_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, problems);
-  const eventsMaxStreams = intVar(env, 'EVENTS_MAX_STREAMS', 1000, 1, 100_000, problems);
-  const eventsMaxStreamsPerClub = intVar(env, 'EVENTS_MAX_STREAMS_PER_CLUB', 100, 1, 100_000, problems);
+  const eventsHeartbeatSeconds = intVar(env, 'EVENTS_HEARTBEAT_SECONDS', problems);
+  const eventsStreamBufferBytes = intVar(env, 'EVENTS_STREAM_BUFFER_BYTES', problems);
+  const eventsMaxStreams = intVar(env, 'EVENTS_MAX_STREAMS', problems);
+  const eventsMaxStreamsPerClub = intVar(env, 'EVENTS_MAX_STREAMS_PER_CLUB', problems);
   const corsOrigins = (env.CORS_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -177,22 +192,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const databaseListenUrl = postgresUrl('DATABASE_LISTEN_URL');
   const databaseReplicaUrl = postgresUrl('DATABASE_REPLICA_URL');
   if (databaseReplicaUrl !== null && databaseUrl === null) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the primary the writes go to)');
-  const databasePoolMode = env.DATABASE_POOL_MODE || 'session';
-  if (databasePoolMode !== 'session' && databasePoolMode !== 'transaction') {
+  const databasePoolMode = env.DATABASE_POOL_MODE || CONFIG_FIELDS.DATABASE_POOL_MODE.default;
+  if (!(CONFIG_FIELDS.DATABASE_POOL_MODE.choices as readonly string[]).includes(databasePoolMode)) {
     problems.push(`DATABASE_POOL_MODE must be session or transaction (got "${databasePoolMode}")`);
   }
   const allowPrivileged = env.ALLOW_PRIVILEGED_DATABASE_ROLE ?? '';
-  if (!['', '0', '1'].includes(allowPrivileged)) {
+  if (!['', ...CONFIG_FIELDS.ALLOW_PRIVILEGED_DATABASE_ROLE.choices].includes(allowPrivileged)) {
     problems.push(`ALLOW_PRIVILEGED_DATABASE_ROLE must be 0 or 1 (got "${allowPrivileged}")`);
   }
 
-  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
+  const logLevel = (env.LOG_LEVEL ?? CONFIG_FIELDS.LOG_LEVEL.default) as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
 
-  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const dataDir = resolve(env.DATA_DIR ?? CONFIG_FIELDS.DATA_DIR.default);
   let adminToken = env.ADMIN_TOKEN ?? '';
   let adminTokenGenerated = false;
   let adminTokenFile: string | null = null;
+  const generatedFiles: GeneratedFile[] = [];
   if (adminToken !== '' && adminToken.length < 16) problems.push('ADMIN_TOKEN must be at least 16 characters long');
   if (adminToken === '') {
     if (databaseUrl !== null) {
@@ -202,15 +218,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       if (existsSync(adminTokenFile)) {
         adminToken = readFileSync(adminTokenFile, 'utf8').trim();
       } else {
-        mkdirSync(dataDir, { recursive: true });
         adminToken = `bgop_${randomBytes(32).toString('base64url')}`;
-        writeFileSync(adminTokenFile, `${adminToken}\n`, { mode: 0o600 });
+        generatedFiles.push({ file: adminTokenFile, text: `${adminToken}\n` });
         adminTokenGenerated = true;
       }
     }
   }
 
-  const webhooks = webhookSettings(env, databaseUrl, dataDir, adminToken, problems);
+  const webhooks = webhookSettings(env, databaseUrl, dataDir, adminToken, problems, generatedFiles);
 
   // The scraper's token: unset, /metrics is open (bind it where only the scraper reaches it).
   const metricsToken = env.METRICS_TOKEN ?? '';
@@ -219,7 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (problems.length > 0 || webhooks === null) throw new ConfigError(problems);
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host: env.HOST ?? CONFIG_FIELDS.HOST.default,
     databaseUrl,
     migrationDatabaseUrl,
     databasePoolMode: databasePoolMode === 'transaction' ? 'transaction' : 'session',
@@ -250,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventsMaxStreamsPerClub,
     ...webhooks,
     metricsToken: metricsToken === '' ? null : metricsToken,
+    ...(generatedFiles.length > 0 ? { generatedFiles } : {}),
   };
 }
 
@@ -265,13 +281,20 @@ const WEBHOOK_KEY_INFO = 'webhook secret sealing key v1';
  * (like the operator token); else (DATABASE_URL) one derived from ADMIN_TOKEN with HKDF,
  * so it stays the same only as long as ADMIN_TOKEN does. null when a value is bad (in `problems`).
  */
-function webhookSettings(env: NodeJS.ProcessEnv, databaseUrl: string | null, dataDir: string, adminToken: string, problems: string[]): WebhookSettings | null {
+function webhookSettings(
+  env: NodeJS.ProcessEnv,
+  databaseUrl: string | null,
+  dataDir: string,
+  adminToken: string,
+  problems: string[],
+  generatedFiles: GeneratedFile[],
+): WebhookSettings | null {
   const bad = problems.length;
   const allowPrivate = (env.WEBHOOK_ALLOW_PRIVATE ?? '').toLowerCase();
-  if (!['', 'true', 'false', '1', '0'].includes(allowPrivate)) problems.push(`WEBHOOK_ALLOW_PRIVATE must be true or false (got "${env.WEBHOOK_ALLOW_PRIVATE}")`);
+  if (!['', ...CONFIG_FIELDS.WEBHOOK_ALLOW_PRIVATE.choices].includes(allowPrivate)) problems.push(`WEBHOOK_ALLOW_PRIVATE must be true or false (got "${env.WEBHOOK_ALLOW_PRIVATE}")`);
   const worker = (env.WEBHOOK_WORKER ?? '').toLowerCase();
-  if (!['', 'on', 'off'].includes(worker)) problems.push(`WEBHOOK_WORKER must be on or off (got "${env.WEBHOOK_WORKER}")`);
-  const pollMs = intVar(env, 'WEBHOOK_POLL_MS', 1000, 50, 60_000, problems);
+  if (!['', ...CONFIG_FIELDS.WEBHOOK_WORKER.choices].includes(worker)) problems.push(`WEBHOOK_WORKER must be on or off (got "${env.WEBHOOK_WORKER}")`);
+  const pollMs = intVar(env, 'WEBHOOK_POLL_MS', problems);
 
   let schedule: number[] | null = null;
   const rawSchedule = env.WEBHOOK_RETRY_SCHEDULE ?? '';
@@ -303,9 +326,8 @@ function webhookSettings(env: NodeJS.ProcessEnv, databaseUrl: string | null, dat
         if (kept.length === 32) key = kept;
         else problems.push(`${file} must hold the base64 of 32 bytes; restore it (the webhook secrets are sealed with it)`);
       } else {
-        mkdirSync(dataDir, { recursive: true });
         key = randomBytes(32);
-        writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600 });
+        generatedFiles.push({ file, text: `${key.toString('base64')}\n` });
       }
     }
   } else if (adminToken !== '') {

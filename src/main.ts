@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { describeError } from './common/describe-error';
 import { Commands } from './commands/commands.service';
 import { AppConfig, ConfigError, loadConfig } from './config';
+import { keepGeneratedFiles } from './config-files';
 import { migrate } from './data-source';
 import { EmbeddedServer, ensureDatabase, startEmbeddedPostgres } from './db/embedded';
 import { checkAppRole, embeddedAppUrl, explainMigrationFailure } from './db/roles';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   let config: AppConfig;
   try {
     config = loadConfig();
+    keepGeneratedFiles(config);
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KeyAuth } from '../common/auth';
-import { decodeCursor, Page, toPage } from '../common/pagination';
+import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
 import { cols, Row } from '../db/decode';
 import { AuditEntryDto, AuditQuery } from './audit.dto';
@@ -29,7 +29,7 @@ export class AuditService {
   constructor(private readonly db: Db) {}
 
   async list(auth: KeyAuth, q: AuditQuery): Promise<Page<AuditEntryDto>> {
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = (decodeCursor(q.cursor, ['string'])?.[0] as string | undefined) ?? null;
     const rows = await this.db.once.rows(
       `SELECT a.id, a.actor, a.api_key_id, k.name AS key_name, a.method, a.route, a.path, a.status, a.request_id, a.client_request_id, a.body, a.created_at

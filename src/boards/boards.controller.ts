@@ -10,7 +10,7 @@ import { ErrorCode } from '../common/error-codes';
 import { EXAMPLE_ID } from '../common/example-ids';
 import { negotiate } from '../common/negotiate';
 import { ApiProblem } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
 import { BoardDto, BoardLinkDto, BoardStreamQuery, CreateBoardDto, CreatedBoardLinkDto } from './boards.dto';
@@ -63,7 +63,7 @@ export class BoardsController {
   @ApiOperation({ operationId: 'listBoards', summary: "The club's board links (never their tokens)" })
   @ApiOkResponse({ type: BoardLinkPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
-    return this.boards.list(auth, q.limit ?? 50, q.cursor);
+    return this.boards.list(auth, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 
   @Get(':id')

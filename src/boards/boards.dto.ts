@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ROUTE_KIND_NAMES, type RouteKind } from '../domain/table-kinds';
 import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 export class CreateBoardDto {
@@ -67,8 +68,8 @@ export class BoardCubeDto {
 }
 
 export class BoardTableDto {
-  @ApiProperty({ enum: ['match', 'money-game', 'chouette'] })
-  kind: 'match' | 'money-game' | 'chouette';
+  @ApiProperty({ enum: ROUTE_KIND_NAMES })
+  kind: RouteKind;
 
   @ApiProperty({ format: 'uuid' })
   id: string;
@@ -208,7 +209,7 @@ export class BoardResultDto {
   @ApiProperty({ format: 'date-time' })
   endedAt: string;
 
-  @ApiProperty({ enum: ['match', 'money-game', 'chouette'] })
+  @ApiProperty({ enum: ROUTE_KIND_NAMES })
   kind: string;
 
   @ApiProperty({ type: [String], description: 'Who played, side 0 first.' })

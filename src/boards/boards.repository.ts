@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TABLE_KINDS, type TableKind } from '../domain/table-kinds';
 import { cols, Row } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import { API_KEY_CHANNEL } from '../guards';
@@ -17,7 +18,7 @@ export interface BoardLinkRow {
 
 /** A finished game for the board's latest results (matches and money games). */
 export interface BoardResultRow {
-  kind: 'match' | 'money' | 'chouette';
+  kind: TableKind;
   /** Side 0 first; a chouette's are the box (with his partner, R5.9) and the team, as the game started. */
   sides: string[][];
   winnerSide: number | null;
@@ -55,7 +56,7 @@ function chouetteSides(setup: unknown): string[][] {
 
 const decodeResult = (r: Row): BoardResultRow => {
   const c = cols(r);
-  const kind = c.oneOf('kind', ['match', 'money', 'chouette'] as const);
+  const kind = c.oneOf('kind', TABLE_KINDS);
   const sides = kind === 'chouette' ? chouetteSides(c.json('setup')) : ((c.json('sides') as string[][] | null) ?? []);
   return {
     kind,

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole, OperatorOnly } from '../common/auth';
 import { ApiProblem } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
@@ -75,7 +75,7 @@ export class ClubsController {
   @ApiOperation({ operationId: 'listApiKeys', summary: "List the club's API keys (never their tokens)" })
   @ApiOkResponse({ type: ApiKeyPage })
   listKeys(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
-    return this.clubs.listKeys(auth, q.limit ?? 50, q.cursor);
+    return this.clubs.listKeys(auth, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 
   @Delete('api-keys/:id')

@@ -1,7 +1,7 @@
 /**
- * The stable error codes of the HTTP layer, and the one place that decides their
- * status. A new code does not compile until it is given a status here.
- * Refusals by the rules (src/domain) are all 422 with their own codes.
+ * The stable error codes of the HTTP layer, and the one place that decides their status
+ * (HTTP_STATUS) and title (by status). A new code does not compile until it is given a
+ * status here. Refusals by the rules (src/domain) are all 422 with their own codes.
  */
 export enum ErrorCode {
   VALIDATION_FAILED = 'VALIDATION_FAILED',
@@ -50,67 +50,60 @@ export enum ErrorCode {
   NOT_READY = 'NOT_READY',
 }
 
-function assertUnreachable(x: never): never {
-  throw new Error(`unhandled error code ${String(x)}`);
-}
+/**
+ * The status each HTTP-layer code is answered with: a code missing here does not compile.
+ * Refusals by the rules (src/domain/error-codes.ts) are all REFUSAL_STATUS.
+ */
+const HTTP_STATUS = {
+  [ErrorCode.VALIDATION_FAILED]: 400,
+  [ErrorCode.MALFORMED_JSON]: 400,
+  [ErrorCode.BODY_TOO_COMPLEX]: 400,
+  [ErrorCode.MALFORMED_URL]: 400,
+  [ErrorCode.INVALID_CURSOR]: 400,
+  [ErrorCode.INVALID_IDEMPOTENCY_KEY]: 400,
+  [ErrorCode.INVALID_EVENT_ID]: 400,
+  [ErrorCode.INVALID_EVENT_TYPE]: 400,
+  [ErrorCode.UNAUTHENTICATED]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.METHOD_NOT_ALLOWED]: 405,
+  [ErrorCode.NOT_ACCEPTABLE]: 406,
+  [ErrorCode.REQUEST_TIMEOUT]: 408,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT]: 409,
+  [ErrorCode.VERSION_MISMATCH]: 412,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
+  [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 422,
+  [ErrorCode.REFERENCE_NOT_FOUND]: 422,
+  [ErrorCode.LAST_OWNER_KEY]: 422,
+  [ErrorCode.EXPORT_NOT_POSSIBLE]: 422,
+  [ErrorCode.WEBHOOK_URL_PRIVATE]: 422,
+  [ErrorCode.WEBHOOK_URL_UNRESOLVABLE]: 422,
+  [ErrorCode.WEBHOOK_LIMIT_REACHED]: 422,
+  [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.TOO_MANY_STREAMS]: 429,
+  [ErrorCode.HEADERS_TOO_LARGE]: 431,
+  [ErrorCode.INTERNAL_ERROR]: 500,
+  [ErrorCode.DATABASE_UNAVAILABLE]: 503,
+  [ErrorCode.DATABASE_BUSY]: 503,
+  [ErrorCode.COMMIT_OUTCOME_UNKNOWN]: 503,
+  [ErrorCode.STREAMS_AT_CAPACITY]: 503,
+  [ErrorCode.NOT_READY]: 503,
+} as const satisfies Record<ErrorCode, number>;
+
+/** The status of every refusal by the rules. */
+export const REFUSAL_STATUS = 422;
 
 export function statusOf(code: ErrorCode): number {
-  switch (code) {
-    case ErrorCode.VALIDATION_FAILED:
-    case ErrorCode.MALFORMED_JSON:
-    case ErrorCode.BODY_TOO_COMPLEX:
-    case ErrorCode.MALFORMED_URL:
-    case ErrorCode.INVALID_CURSOR:
-    case ErrorCode.INVALID_IDEMPOTENCY_KEY:
-    case ErrorCode.INVALID_EVENT_ID:
-    case ErrorCode.INVALID_EVENT_TYPE:
-      return 400;
-    case ErrorCode.UNAUTHENTICATED:
-      return 401;
-    case ErrorCode.FORBIDDEN:
-      return 403;
-    case ErrorCode.NOT_FOUND:
-      return 404;
-    case ErrorCode.METHOD_NOT_ALLOWED:
-      return 405;
-    case ErrorCode.NOT_ACCEPTABLE:
-      return 406;
-    case ErrorCode.REQUEST_TIMEOUT:
-      return 408;
-    case ErrorCode.CONFLICT:
-    case ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT:
-      return 409;
-    case ErrorCode.VERSION_MISMATCH:
-      return 412;
-    case ErrorCode.PAYLOAD_TOO_LARGE:
-      return 413;
-    case ErrorCode.UNSUPPORTED_MEDIA_TYPE:
-      return 415;
-    case ErrorCode.IDEMPOTENCY_KEY_REUSED:
-    case ErrorCode.REFERENCE_NOT_FOUND:
-    case ErrorCode.LAST_OWNER_KEY:
-    case ErrorCode.EXPORT_NOT_POSSIBLE:
-    case ErrorCode.WEBHOOK_URL_PRIVATE:
-    case ErrorCode.WEBHOOK_URL_UNRESOLVABLE:
-    case ErrorCode.WEBHOOK_LIMIT_REACHED:
-      return 422;
-    case ErrorCode.RATE_LIMITED:
-    case ErrorCode.TOO_MANY_STREAMS:
-      return 429;
-    case ErrorCode.HEADERS_TOO_LARGE:
-      return 431;
-    case ErrorCode.INTERNAL_ERROR:
-      return 500;
-    case ErrorCode.DATABASE_UNAVAILABLE:
-    case ErrorCode.DATABASE_BUSY:
-    case ErrorCode.COMMIT_OUTCOME_UNKNOWN:
-    case ErrorCode.STREAMS_AT_CAPACITY:
-    case ErrorCode.NOT_READY:
-      return 503;
-    default:
-      return assertUnreachable(code);
-  }
+  return HTTP_STATUS[code];
 }
+
+/** Whether `code` is one of the HTTP layer's codes. */
+export const isHttpErrorCode = (code: string): code is ErrorCode => Object.hasOwn(HTTP_STATUS, code);
+
+/** An HTTP-layer code answered 422, which a route may list beside its refusals by the rules (ApiRefusals). */
+export type Http422Code = { [C in ErrorCode]: (typeof HTTP_STATUS)[C] extends 422 ? C : never }[ErrorCode];
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtension, ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { DomainErrorCode } from '../domain/error-codes';
+import type { Http422Code } from './error-codes';
 
 export class FieldErrorDto {
   @ApiProperty({ description: 'Path of the offending field, e.g. `sides.0.1`.', example: 'target' })
@@ -77,12 +78,17 @@ export const MONEY_WRITE_422 =
 /** The operation extension that carries a route's refusals by the rules until the document is built. */
 export const REFUSALS_EXTENSION = 'x-refusals';
 
+/** A code a route may declare with ApiRefusals: a refusal by the rules, or an HTTP-layer code answered 422. */
+export type RefusalCode = DomainErrorCode | `${Http422Code}`;
+
 /**
- * The refusals by the rules (422 with `code` and `rule`) a route can answer; on a
- * controller, every route of it that does not declare its own. The built document lists
- * them on the route's 422 answer (`x-error-codes` and its description).
+ * The 422 codes a route can answer: its refusals by the rules (with `code` and `rule`) and
+ * the HTTP layer's 422 codes it raises; on a controller, every route of it that does not
+ * declare its own. The built document lists them on the route's 422 answer (its
+ * description, with each refusal's rule ids from src/domain/error-codes.ts, and
+ * `x-error-codes`); the e2e suite's response check holds every 422 to that list.
  */
-export const ApiRefusals = (...codes: DomainErrorCode[]) => ApiExtension(REFUSALS_EXTENSION, codes) as ClassDecorator & MethodDecorator;
+export const ApiRefusals = (...codes: RefusalCode[]) => ApiExtension(REFUSALS_EXTENSION, codes) as ClassDecorator & MethodDecorator;
 
 /** A table's settings, refused when a match, money game or chouette is created (R2.2, R2.5, R2.7, R2.8, R3.5, R4.3, R5.12). */
 const SETTINGS_REFUSALS = [
@@ -108,7 +114,8 @@ export const MATCH_CREATION_REFUSALS = [
   ...SETTINGS_REFUSALS,
   'UNKNOWN_PLAYER',
   'SESSION_CLOSED',
-] as const satisfies readonly DomainErrorCode[];
+  'REFERENCE_NOT_FOUND',
+] as const satisfies readonly RefusalCode[];
 
 /** Creating a two-player money game (R4.1, R4.3). */
 export const MONEY_GAME_CREATION_REFUSALS = [
@@ -118,7 +125,8 @@ export const MONEY_GAME_CREATION_REFUSALS = [
   ...SETTINGS_REFUSALS,
   'UNKNOWN_PLAYER',
   'SESSION_CLOSED',
-] as const satisfies readonly DomainErrorCode[];
+  'REFERENCE_NOT_FOUND',
+] as const satisfies readonly RefusalCode[];
 
 /** Seating a chouette (R5.1, R5.3, R5.9, R5.11). */
 export const CHOUETTE_CREATION_REFUSALS = [
@@ -137,12 +145,13 @@ export const CHOUETTE_CREATION_REFUSALS = [
   ...SETTINGS_REFUSALS,
   'UNKNOWN_PLAYER',
   'SESSION_CLOSED',
-] as const satisfies readonly DomainErrorCode[];
+  'REFERENCE_NOT_FOUND',
+] as const satisfies readonly RefusalCode[];
 
 /**
  * Starting a game or taking an action in it, on any kind of table: the game (R1), the
- * cube (R2), the match (R3), the chouette's cubes and outcomes (R5), and, when the game
- * ends, its payouts and rating (R6.2, R7.1).
+ * cube (R2), the match (R3), the chouette's cubes and outcomes (R5), the automatic
+ * doubles a game starts with (R2.7), and, when the game ends, its payouts and rating (R6.2, R7.1).
  */
 export const GAME_PLAY_REFUSALS = [
   'INVALID_ACTION',
@@ -152,6 +161,7 @@ export const GAME_PLAY_REFUSALS = [
   'CUBE_NOT_IN_PLAY',
   'NOT_IN_GAME',
   'GAME_FINISHED',
+  'GAME_NOT_IN_PROGRESS',
   'GAME_IN_PROGRESS',
   'NOT_CUBE_OWNER',
   'CUBE_LIMIT_EXCEEDED',
@@ -189,6 +199,7 @@ export const GAME_PLAY_REFUSALS = [
   'RESULT_NOT_IN_VARIANT',
   'NO_CUBE_IN_VARIANT',
   'TABLE_FINISHED',
+  'TOO_MANY_AUTOMATIC_DOUBLES',
 ] as const satisfies readonly DomainErrorCode[];
 
 /** The ids the request body examples use (kept apart, without Nest, so the tests can read them). */

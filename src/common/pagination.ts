@@ -5,13 +5,22 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 import { ApiError } from './api-error';
 import { ErrorCode } from './error-codes';
 
+/** The page size (`limit`) of every list: 1 to `max`, `default` when left out. */
+export const PAGE_LIMIT = { default: 50, max: 200 } as const;
+
+/** The page size of the event log (GET /v1/events), whose pages are longer. */
+export const EVENTS_PAGE_LIMIT = { default: 100, max: 500 } as const;
+
+/** How the page size reads in a description: `limit` (1–200, default 50). */
+export const pageLimitText = (limit: { default: number; max: number } = PAGE_LIMIT) => `\`limit\` (1–${limit.max}, default ${limit.default})`;
+
 export class ListQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50, description: 'Page size.' })
+  @ApiPropertyOptional({ minimum: 1, maximum: PAGE_LIMIT.max, default: PAGE_LIMIT.default, description: 'Page size.' })
   @IsOptional()
   @TransformType(() => Number)
   @IsInt()
   @Min(1)
-  @Max(200)
+  @Max(PAGE_LIMIT.max)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page.' })

@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { RuleViolation } from '../domain/errors';
 import { AMOUNT_OUT_OF_RANGE, MAX_MINOR } from '../domain/money';
 import { ApiError, FieldError } from './api-error';
-import { ErrorCode, statusOf, titleOf } from './error-codes';
+import { ErrorCode, REFUSAL_STATUS, statusOf, titleOf } from './error-codes';
 import { CommitOutcomeUnknown, isDatabaseUnavailable, StatementFailed } from './db-failures';
 import { isRetryable } from './retryable';
 import { ruleUrlOf } from './rule-book';
@@ -121,7 +121,7 @@ export function render(e: unknown, requestId?: string): Rendered {
     });
     Object.assign(headers, e.extra.headers ?? {});
   } else if (e instanceof RuleViolation) {
-    p = problem(422, e.code, e.message, { rule: e.rule ?? undefined });
+    p = problem(REFUSAL_STATUS, e.code, e.message, { rule: e.rule ?? undefined });
   } else if (isDatabaseUnavailable(e)) {
     p = problem(503, ErrorCode.DATABASE_UNAVAILABLE, 'The database is unavailable; try again shortly.');
     headers['retry-after'] = '1';

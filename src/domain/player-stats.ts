@@ -54,11 +54,12 @@
  *   counts his own cube's points, the box and his partner each cube's.
  */
 import { GAME_VARIANT_NAMES, type GameVariantName, type ResultName } from './game-variants';
+import type { TableKind } from './table-kinds';
 import { fromBigMinor } from './money';
 import { compareParty } from './settlement';
 import type { PlayerId, SideIndex } from './types';
 
-export type StatsTableKind = 'match' | 'money' | 'chouette';
+export type StatsTableKind = TableKind;
 
 /** A chouette game's seats at its start (R5.1, R5.9). */
 export interface StatsChouetteSeats {

@@ -1,3 +1,5 @@
+import type { TableKind as AnyTableKind } from './table-kinds';
+
 /**
  * Shared vocabulary of the cube/game/match domain (docs/rules.md R1–R4).
  * Pure types: no framework, no I/O.
@@ -15,8 +17,8 @@ export type Side = readonly PlayerId[];
 /** R1.1: how a game ended. */
 export type ResultKind = 'single' | 'gammon' | 'backgammon';
 
-/** Which kind of table a game belongs to: some settings are money-only (R2.8). */
-export type TableKind = 'match' | 'money';
+/** Which kind of two-sided table a game belongs to: some settings are money-only (R2.8). */
+export type TableKind = Exclude<AnyTableKind, 'chouette'>;
 
 /** R3.5 setting. */
 export type DeadCubeMode = 'refuse' | 'allow';

@@ -6,21 +6,22 @@
  */
 import { refuse } from './errors';
 import type { CubeRules } from './rules';
+import type { TableKind } from './types';
 
 /** A table's variant (R8); `tavli` cycles its games through Portes, Plakoto and Fevga (R8.5). */
-export type Variant = 'backgammon' | 'long-nardy' | 'portes' | 'plakoto' | 'fevga' | 'tavli' | 'tavla-31';
+export const VARIANTS = ['backgammon', 'long-nardy', 'portes', 'plakoto', 'fevga', 'tavli', 'tavla-31'] as const;
+
+export type Variant = (typeof VARIANTS)[number];
 
 /** A game's own variant: a Tavli table's games are each Portes, Plakoto or Fevga. */
 export type GameVariant = Exclude<Variant, 'tavli'>;
 
-export const VARIANTS: readonly Variant[] = ['backgammon', 'long-nardy', 'portes', 'plakoto', 'fevga', 'tavli', 'tavla-31'];
-
-export const GAME_VARIANTS: readonly GameVariant[] = ['backgammon', 'long-nardy', 'portes', 'plakoto', 'fevga', 'tavla-31'];
+export const GAME_VARIANTS: readonly GameVariant[] = VARIANTS.filter((v): v is GameVariant => v !== 'tavli');
 
 /** Every way a game of some variant can end (R1.1, R8.1–R8.6). */
-export type VariantResult = 'single' | 'gammon' | 'backgammon' | 'oin' | 'mars' | 'mother' | 'draw';
+export const VARIANT_RESULTS = ['single', 'gammon', 'backgammon', 'oin', 'mars', 'mother', 'draw'] as const;
 
-export const VARIANT_RESULTS: readonly VariantResult[] = ['single', 'gammon', 'backgammon', 'oin', 'mars', 'mother', 'draw'];
+export type VariantResult = (typeof VARIANT_RESULTS)[number];
 
 /** The results each game variant has (R1.1, R8.1–R8.4, R8.6: Tavla 31 ends `single` with checkersLeft). */
 export const RESULTS_OF: Readonly<Record<GameVariant, readonly VariantResult[]>> = {
@@ -239,7 +240,7 @@ export interface VariantSettings {
  * doubles and the Crawford rule. Sent switched off (`false`, `0`, `null`) they are
  * accepted and ignored.
  */
-export function splitVariantRules(variant: Variant, input: unknown, kind: 'match' | 'money' = 'money'): { settings: VariantSettings; rest: unknown } {
+export function splitVariantRules(variant: Variant, input: unknown, kind: TableKind = 'money'): { settings: VariantSettings; rest: unknown } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { settings: { variant, cube: false, evenTarget: false, motherPoints: hasMother(variant) ? DEFAULT_MOTHER_POINTS : null }, rest: input };
   }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type as TransformType } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
+import { EVENTS_PAGE_LIMIT } from '../common/pagination';
 import { EVENT_TYPES, SUBJECT_KINDS } from '../outbox/event-types';
 
 const TYPES_DESCRIPTION = `Only events of these types: a comma-separated list of ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')} (anything else: 400 INVALID_EVENT_TYPE). All types when left out.`;
@@ -28,12 +29,12 @@ export class EventsQuery extends EventFilterQuery {
   @IsString()
   after?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 100, description: 'Page size.' })
+  @ApiPropertyOptional({ minimum: 1, maximum: EVENTS_PAGE_LIMIT.max, default: EVENTS_PAGE_LIMIT.default, description: 'Page size.' })
   @IsOptional()
   @TransformType(() => Number)
   @IsInt()
   @Min(1)
-  @Max(500)
+  @Max(EVENTS_PAGE_LIMIT.max)
   limit?: number;
 }
 

@@ -9,6 +9,7 @@ import type { EventFilter } from './event-query';
 import type { LogPosition } from '../outbox/event-id';
 import type { ClubEvent } from '../outbox/event-types';
 import { EventsRepository } from './events.repository';
+import { EVENTS_PAGE_LIMIT } from '../common/pagination';
 
 /** Headers of a stream's answer that Fastify's onSend hook would have set (a hijacked reply skips it). */
 const STREAM_HEADERS = {
@@ -33,7 +34,7 @@ export class EventsService {
   async page(auth: KeyAuth, q: EventsQuery): Promise<EventPageDto> {
     const after = q.after === undefined ? LOG_START : positionOf(q.after, 'after');
     const filter = { types: typesOf(q.types), sessionId: q.sessionId?.toLowerCase() ?? null };
-    const rows = await this.events.page(this.db.once, auth.clubId, after, filter, q.limit ?? 100);
+    const rows = await this.events.page(this.db.once, auth.clubId, after, filter, q.limit ?? EVENTS_PAGE_LIMIT.default);
     const items = rows.map((r) => r.event);
     return { items, nextCursor: items.length > 0 ? items[items.length - 1].id : (q.after ?? null) };
   }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { PROBLEM_JSON, REFUSALS_EXTENSION } from '../common/openapi';
+import { isDomainErrorCode, rulesOf } from '../domain/error-codes';
 import { codesNamedIn, codesOfStatus, problemExample } from './problem-examples';
 
 type Op = {
@@ -182,6 +183,16 @@ function addMetricsPath(doc: OpenAPIObject): void {
 }
 
 /**
+ * The sentence a route's 422 answer ends with: its refusals by the rules, each with the
+ * rule ids it is raised with (src/domain/error-codes.ts), then its HTTP-layer 422 codes.
+ */
+function describeRefusals(codes: readonly string[]): string {
+  const byRule = codes.filter(isDomainErrorCode).map((c) => (rulesOf(c).length > 0 ? `${c} (${rulesOf(c).join(', ')})` : c));
+  const http = codes.filter((c) => !isDomainErrorCode(c));
+  return (byRule.length > 0 ? ` Refusals by the rules on this route: ${byRule.join(', ')}.` : '') + (http.length > 0 ? ` Also answered 422 here: ${http.join(', ')}.` : '');
+}
+
+/**
  * Gives every error answer the codes it can carry (`x-error-codes`) and an example of
  * its own status: the codes its description names, and on the 422 answer the route's
  * refusals by the rules (declared with ApiRefusals), which its description then lists.
@@ -195,7 +206,7 @@ function describeProblems(doc: OpenAPIObject): void {
       delete op[REFUSALS_EXTENSION];
       if (refusals.length > 0) {
         op.responses['422'] ??= problem('A rule refuses it; `code` and `rule` say which.');
-        op.responses['422'].description += ` Refusals by the rules on this route: ${refusals.join(', ')}.`;
+        op.responses['422'].description += describeRefusals(refusals);
       }
       const instance = path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'gameNo' ? '1' : '8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51'));
       for (const [key, response] of Object.entries(op.responses)) {

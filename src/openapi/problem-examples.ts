@@ -1,117 +1,9 @@
-import { ErrorCode, statusOf, titleOf } from '../common/error-codes';
-import type { DomainErrorCode } from '../domain/error-codes';
+import { ErrorCode, isHttpErrorCode, REFUSAL_STATUS, statusOf, titleOf } from '../common/error-codes';
+import { isDomainErrorCode, rulesOf, type DomainErrorCode } from '../domain/error-codes';
 import { ruleUrlOf } from '../common/rule-book';
 
-/**
- * The rule id shown in the example of a refusal with this code (the first rule it is
- * raised with; null for the refusals that cite none). Every code needs one, so a new
- * code does not compile until its example is decided.
- */
-const EXAMPLE_RULE: Record<DomainErrorCode, string | null> = {
-  INVALID_ACTION: null,
-  INVALID_RESULT: 'R1.1',
-  INVALID_BACKGAMMON_MULTIPLIER: 'R1.2',
-  CUBE_NOT_IN_PLAY: 'R1.1',
-  NOT_IN_GAME: 'R3.7',
-  NOTHING_TO_UNDO: null,
-  GAME_FINISHED: 'R1.1',
-  GAME_NOT_IN_PROGRESS: 'R6.3',
-  GAME_NOT_FINISHED: 'R3.8',
-  GAME_IN_PROGRESS: 'R3.6',
-  NOT_LATEST_GAME: 'R6.3',
-  NOTHING_TO_VOID: 'R6.3',
-  INVALID_RESIGNATION: 'R3.10',
-  NOT_CUBE_OWNER: 'R2.2',
-  CUBE_LIMIT_EXCEEDED: 'R2.2',
-  INVALID_CUBE_LIMIT: 'R2.2',
-  NO_OFFER_PENDING: 'R2.3',
-  OFFER_PENDING: 'R2.6',
-  NOT_DOUBLED_PARTY: 'R2.6',
-  WRONG_INSTANT_REDOUBLE: 'R2.4',
-  BEAVERS_NOT_ALLOWED: 'R2.4',
-  RACCOONS_NOT_ALLOWED: 'R2.5',
-  RACCOONS_NEED_BEAVERS: 'R2.5',
-  INVALID_AUTOMATIC_DOUBLES: 'R2.7',
-  TOO_MANY_AUTOMATIC_DOUBLES: 'R2.7',
-  AUTOMATIC_DOUBLES_NOT_ALLOWED: 'R2.8',
-  MONEY_ONLY_SETTING: 'R2.8',
-  INVALID_SETTING: 'R2.8',
-  UNKNOWN_SETTING: 'R2.8',
-  INVALID_TARGET: 'R3.1',
-  TARGET_EVEN: 'R3.1',
-  TARGET_OUT_OF_RANGE: 'R3.1',
-  MATCH_FINISHED: 'R3.2',
-  INVALID_MATCH_EVENT: 'R3.2',
-  INVALID_GAME_POINTS: 'R3.2',
-  INVALID_PENALTY: 'R3.6',
-  NO_CUBE_IN_ONE_POINT_MATCH: 'R3.3',
-  CRAWFORD_NO_DOUBLE: 'R3.4',
-  DEAD_CUBE: 'R3.5',
-  INVALID_SIDES: 'R3.7',
-  DUPLICATE_PLAYER: 'R3.7',
-  TEAMS_UNEQUAL: 'R3.7',
-  BOARDS_EVEN: 'R3.7',
-  INVALID_TEAMS: 'R3.7',
-  TOO_MANY_BOARDS: 'R3.7',
-  STAKE_NEEDS_SESSION: 'R3.8',
-  INVALID_STAKE: 'R3.8',
-  CHOUETTE_PLAYER_COUNT: 'R5.1',
-  CHOUETTE_FULL: 'R5.1',
-  INVALID_SEATING: 'R5.1',
-  INVALID_ROLL: 'R5.1',
-  ROLL_OFF_TIE: 'R5.1',
-  INVALID_SEATS: 'R5.1',
-  INVALID_PLAYER: 'R5.1',
-  INVALID_CUBE_MODE: 'R5.3',
-  SINGLE_TEAM_CUBE: 'R5.3',
-  NO_MEMBER_CUBES: 'R5.3',
-  NOT_ACTING_CAPTAIN: 'R5.3',
-  NOT_OWN_CUBE: 'R5.3',
-  UNKNOWN_CUBE: 'R5.3',
-  DUPLICATE_CUBE: 'R5.3',
-  CUBE_NOT_NAMED: 'R5.3',
-  NO_CUBES_NAMED: 'R5.3',
-  NO_BEAVER_ALONE: 'R5.3',
-  NO_CUBE_TO_DOUBLE: 'R2.2',
-  MEMBER_OUT: 'R5.4',
-  INVALID_OUTCOME: 'R5.7',
-  NO_CAPTAIN: 'R5.7',
-  ALREADY_SEATED: 'R5.8',
-  NOT_SEATED: 'R5.8',
-  LAST_PLAYER: 'R5.8',
-  TOO_FEW_PLAYERS: 'R5.8',
-  INVALID_PARTNER_FROM: 'R5.9',
-  INVALID_PARTNER_SHARE: 'R5.9',
-  DUPLICATE_STAKE: 'R5.11',
-  AMOUNT_OUT_OF_RANGE: 'R6.2',
-  INVALID_RAKE_PERCENT: 'R6.4',
-  INVALID_PARTY: 'R6.5',
-  DUPLICATE_PARTY: 'R6.5',
-  UNBALANCED: 'R6.5',
-  SAME_PARTY: 'R6.6',
-  SESSION_CLOSED: 'R6.7',
-  GAMES_IN_PROGRESS: 'R6.7',
-  RESULT_NOT_IN_VARIANT: 'R8.10',
-  NO_CUBE_IN_VARIANT: 'R8.10',
-  SETTING_NOT_IN_VARIANT: 'R8.10',
-  TABLE_FINISHED: 'R4.4',
-  INVALID_RATING_INPUT: 'R7.1',
-  EXPORT_UNSUPPORTED_VARIANT: 'R8.9',
-  INVALID_TOURNAMENT: 'R9.1',
-  TOURNAMENT_NOT_OPEN: 'R9.2',
-  TOURNAMENT_NOT_RUNNING: 'R9.5',
-  ALREADY_ENTERED: 'R9.2',
-  FLIGHT_FULL: 'R9.2',
-  NOT_ENTERED: 'R9.2',
-  UNKNOWN_FLIGHT: 'R9.1',
-  TOO_FEW_ENTRIES: 'R9.2',
-  INVALID_SEEDS: 'R9.3',
-  INVALID_PAYOUTS: 'R9.9',
-  ALREADY_OUT: 'R9.8',
-  NOT_SCHEDULED: 'R9.6',
-  CORRECTION_CLOSED: 'R9.10',
-  UNKNOWN_PLAYER: null,
-};
+/** The rule id shown in the example of a refusal with this code: the first it is raised with (src/domain/error-codes.ts), else none. */
+const exampleRule = (code: DomainErrorCode): string | null => rulesOf(code)[0] ?? null;
 
 /** The detail shown in the example of an HTTP-layer problem, for the codes an example may show. */
 const EXAMPLE_DETAIL: Partial<Record<ErrorCode, string>> = {
@@ -169,13 +61,12 @@ const DEFAULT_CODE: Record<number, ErrorCode> = {
   503: ErrorCode.DATABASE_UNAVAILABLE,
 };
 
-const HTTP_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
-const isHttpCode = (code: string): code is ErrorCode => HTTP_CODES.has(code);
-const isRefusal = (code: string): code is DomainErrorCode => Object.hasOwn(EXAMPLE_RULE, code);
+const isHttpCode = isHttpErrorCode;
+const isRefusal = isDomainErrorCode;
 
 /** The codes an answer of `status` can carry among those a text names: refusals by the rules (422 only) and HTTP-layer codes of that status. */
 export function codesOfStatus(status: number, named: readonly string[]): string[] {
-  return [...new Set(named.filter((c) => (isRefusal(c) ? status === 422 : isHttpCode(c) && statusOf(c) === status)))];
+  return [...new Set(named.filter((c) => (isRefusal(c) ? status === REFUSAL_STATUS : isHttpCode(c) && statusOf(c) === status)))];
 }
 
 /** The words in capitals a description names (codesOfStatus keeps those that are codes). */
@@ -186,12 +77,12 @@ export const codesNamedIn = (text: string): string[] => text.match(/\b[A-Z][A-Z0
  * can be shown (a refusal with its rule, or an HTTP-layer code), else the status's usual code.
  */
 export function problemExample(status: number, codes: readonly string[], instance: string): Record<string, unknown> {
-  const refusals = status === 422 ? codes.filter(isRefusal) : [];
-  const refusal = refusals.find((c) => EXAMPLE_RULE[c] !== null) ?? refusals[0];
+  const refusals = status === REFUSAL_STATUS ? codes.filter(isRefusal) : [];
+  const refusal = refusals.find((c) => exampleRule(c) !== null) ?? refusals[0];
   if (refusal) {
-    const rule = EXAMPLE_RULE[refusal];
+    const rule = exampleRule(refusal);
     const detail = rule ? `The request is refused by rule ${rule}.` : 'The request is refused; `code` says why.';
-    return { type: typeOf(refusal), title: titleOf(422), status: 422, detail, code: refusal, ...(rule ? { rule, ruleUrl: ruleUrlOf(rule) } : {}), instance };
+    return { type: typeOf(refusal), title: titleOf(REFUSAL_STATUS), status: REFUSAL_STATUS, detail, code: refusal, ...(rule ? { rule, ruleUrl: ruleUrlOf(rule) } : {}), instance };
   }
   const shown = codes.find((c) => isHttpCode(c) && statusOf(c) === status && EXAMPLE_DETAIL[c] !== undefined) as ErrorCode | undefined;
   const code = shown ?? DEFAULT_CODE[status] ?? ErrorCode.INTERNAL_ERROR;

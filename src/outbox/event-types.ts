@@ -1,3 +1,5 @@
+import { ROUTE_KIND_NAMES, type RouteKind } from '../domain/table-kinds';
+
 /**
  * The kinds of event (the HTTP contract, "Events: live updates and webhooks"): every
  * change a client could show is one of these, written in the transaction of the change.
@@ -35,9 +37,9 @@ export function isEventType(s: string): s is EventType {
  * `chouette`); a game's id is `<tableId>/games/<gameNo>` (the path of the game under its
  * table's route).
  */
-export type SubjectKind = 'player' | 'session' | 'match' | 'money-game' | 'chouette' | 'game' | 'payment' | 'tournament';
+export const SUBJECT_KINDS = ['player', 'session', ...ROUTE_KIND_NAMES, 'game', 'payment', 'tournament'] as const;
 
-export const SUBJECT_KINDS: readonly SubjectKind[] = ['player', 'session', 'match', 'money-game', 'chouette', 'game', 'payment', 'tournament'];
+export type SubjectKind = 'player' | 'session' | RouteKind | 'game' | 'payment' | 'tournament';
 
 /** An event as a command writes it; its id and time are given by the log. */
 export interface NewEvent {

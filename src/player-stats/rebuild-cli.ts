@@ -11,11 +11,13 @@
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadConfig } from '../config';
+import { keepGeneratedFiles } from '../config-files';
 import { embeddedUrl, startEmbeddedPostgres, type EmbeddedServer } from '../db/embedded';
 import { rebuildClub } from './rebuild';
 
 async function connect(): Promise<{ client: Client; embedded: EmbeddedServer | null }> {
   const config = loadConfig(process.env);
+  keepGeneratedFiles(config);
   const url = config.migrationDatabaseUrl ?? config.databaseUrl;
   if (url !== null) {
     const client = new Client({ connectionString: url });

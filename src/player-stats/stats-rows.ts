@@ -4,17 +4,9 @@
 
  */
 import { Columns, cols, Row, RowDecodeError } from '../db/decode';
+import { TABLE_KINDS } from '../domain/table-kinds';
 import { replayChouetteGame } from '../domain/chouette';
-import {
-  type StatsAction,
-  type StatsChouetteSeats,
-  type StatsCounters,
-  type StatsCubeResult,
-  type StatsGame,
-  type StatsRow,
-  type StatsTableKind,
-  STATS_COUNTERS,
-} from '../domain/player-stats';
+import { type StatsAction, type StatsChouetteSeats, type StatsCounters, type StatsCubeResult, type StatsGame, type StatsRow, STATS_COUNTERS } from '../domain/player-stats';
 import { gameVariantOf, RESULT_NAMES, type ResultName } from '../domain/game-variants';
 import type { SideIndex } from '../domain/types';
 import { decodeChouetteLog, toDomainAction } from '../tables/pure';
@@ -117,8 +109,6 @@ export function chouetteCubeResults(r: Row, actions: unknown): StatsCubeResult[]
   const state = replayChouetteGame(log.setup, log.actions.map(toDomainAction), c.intOrNull('automatic_doubles') ?? 0);
   return state.settlement.map((s) => ({ member: lower(s.member), winner: s.winner, points: s.points, endedBy: s.endedBy }));
 }
-
-const TABLE_KINDS: readonly StatsTableKind[] = ['match', 'money', 'chouette'];
 
 /** A winner_side that must be 0 or 1 (a finished match game). */
 export function sideOf(c: Columns, name: string): SideIndex {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { GAME_VARIANTS, type GameVariant } from '../domain/variants';
 import { PlayerDto } from './players.dto';
 
 const GAMES = "Over the player's finished games in the club (every table kind, with or without a session); voided and abandoned games do not count (R6.3).";
@@ -85,16 +86,14 @@ export class PlayerStatsDto {
   money: MoneyNetDto[];
 }
 
-const VARIANT_NAMES = ['backgammon', 'long-nardy', 'portes', 'plakoto', 'fevga', 'tavla-31'] as const;
-
 /** One variant's share of the player's finished games (R8.9). */
 export class VariantStatsDto {
   @ApiProperty({
-    enum: VARIANT_NAMES,
+    enum: GAME_VARIANTS,
     description: "The game's own variant (R8): a Tavli table's games count as Portes, Plakoto or Fevga (R8.5); chouettes and games recorded before variants are backgammon.",
     example: 'backgammon',
   })
-  variant: (typeof VARIANT_NAMES)[number];
+  variant: GameVariant;
 
   @ApiProperty({ description: `Games of this variant played. ${GAMES}`, example: 40 })
   gamesPlayed: number;

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
@@ -45,7 +45,7 @@ export class PlayersController {
   })
   @ApiOkResponse({ type: PlayerPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
-    return this.players.list(auth, q.limit ?? 50, q.cursor);
+    return this.players.list(auth, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 
   @Get(':id')

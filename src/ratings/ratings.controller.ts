@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, PageOf } from '../common/pagination';
 import { RatingDto, RatingsService } from './ratings.service';
 
 @ApiTags('Players')
@@ -18,6 +18,6 @@ export class RatingsController {
   })
   @ApiOkResponse({ type: PageOf(RatingDto) })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
-    return this.ratings.list(auth, q.limit ?? 50, q.cursor);
+    return this.ratings.list(auth, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 }

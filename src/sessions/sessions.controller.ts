@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ApiProblem, ApiRefusals } from '../common/openapi';
-import { PageOf } from '../common/pagination';
+import { PAGE_LIMIT, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
@@ -41,7 +41,7 @@ export class SessionsController {
   @ApiOperation({ operationId: 'listSessions', summary: 'List sessions, oldest first' })
   @ApiOkResponse({ type: SessionPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: SessionListQuery) {
-    return this.sessions.list(auth, q.status, q.limit ?? 50, q.cursor);
+    return this.sessions.list(auth, q.status, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 
   @Get(':id')

@@ -8,7 +8,7 @@ import { negotiate } from '../common/negotiate';
 import { markReadSource, ReadHeaders, readSource } from '../common/read-source';
 import { CsvQuery } from '../common/csv-query';
 import { ApiProblem, ApiRefusals, EXAMPLE_ID, MONEY_READ_422, MONEY_WRITE_422 } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, pageLimitText, PageOf } from '../common/pagination';
 import { Command } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
@@ -110,7 +110,7 @@ export class SessionMoneyController {
   @ApiOkResponse({ type: PaymentPage })
   @ApiProblem(404, 'No such session in this club (NOT_FOUND).')
   payments(@ClubKey() auth: KeyAuth, @sessionId() id: string, @Query() q: ListQuery) {
-    return this.settlement.payments(auth, id, q.limit ?? 50, q.cursor);
+    return this.settlement.payments(auth, id, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 }
 
@@ -139,7 +139,9 @@ export class BalancesController {
     operationId: 'getPlayerStatement',
     summary: "A player's money across sessions: per-session nets, payments, balance (R6.6), paged",
     description:
-      "`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant. The session lines are paged like every list: `limit` (1–200, default 50) of them, oldest first (by date, then id), and `nextCursor` to pass as `cursor` for the next page (with the same `from`/`to`); `payments` are those of the page's sessions. `totals` are the whole range's on every page (its opening, sums and closing), and `balanceMinor` the player's balance over every session (as in GET /v1/balances), whatever the page or range. A page costs its sessions, whatever the player's history.",
+      "`from`/`to` select sessions by date (`startsAt`, else creation), inclusive: a `YYYY-MM-DD` day in the club's time zone or an RFC 3339 instant. The session lines are paged like every list: " +
+      pageLimitText() +
+      " of them, oldest first (by date, then id), and `nextCursor` to pass as `cursor` for the next page (with the same `from`/`to`); `payments` are those of the page's sessions. `totals` are the whole range's on every page (its opening, sums and closing), and `balanceMinor` the player's balance over every session (as in GET /v1/balances), whatever the page or range. A page costs its sessions, whatever the player's history.",
   })
   @ApiOkResponse({ type: PlayerStatementDto })
   @ApiProblem(404, 'No such player in this club (NOT_FOUND).')

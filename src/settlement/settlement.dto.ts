@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TABLE_KIND_NAMES, TABLE_KINDS, type TablePath } from '../domain/table-kinds';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ListQuery } from '../common/pagination';
 import { OptionalNullable } from '../common/validation';
@@ -16,8 +17,8 @@ const DAY_OR_TIME_RE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[
 // ---- ledger -----------------------------------------------------------------------
 
 export class GameRefDto {
-  @ApiProperty({ enum: ['matches', 'money-games', 'chouettes'], description: 'The kind of table, as in its route.' })
-  table: 'matches' | 'money-games' | 'chouettes';
+  @ApiProperty({ enum: TABLE_KINDS.map((k) => TABLE_KIND_NAMES[k].path), description: 'The kind of table, as in its route.' })
+  table: TablePath;
 
   @ApiProperty({ format: 'uuid' })
   tableId: string;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TABLE_KINDS, type TableKind } from '../domain/table-kinds';
 import { cols, Decoder } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import { LEDGER_KINDS, LedgerKind, minorFromDb } from '../ledger';
@@ -20,7 +21,7 @@ export interface SessionMatchRow {
 export interface LedgerLine {
   id: string;
   /** The table's entry: its table; a tournament's (R9.9): its tournament. */
-  owner: { tableId: string; tableKind: 'match' | 'money' | 'chouette' } | { tournamentId: string };
+  owner: { tableId: string; tableKind: TableKind } | { tournamentId: string };
   gameNo: number | null;
   from: string;
   to: string;
@@ -53,8 +54,6 @@ const decodeMoney: Decoder<PartyMoneyRow> = (r) => {
   const c = cols(r);
   return { currency: c.text('currency').trim(), net: BigInt(c.bigintText('net')), paid: BigInt(c.bigintText('paid')), received: BigInt(c.bigintText('received')) };
 };
-
-const TABLE_KINDS = ['match', 'money', 'chouette'] as const;
 
 const decodePayment: Decoder<PaymentEntity> = (r) => {
   const c = cols(r);

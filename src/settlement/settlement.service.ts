@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { TABLE_KIND_NAMES } from '../domain/table-kinds';
 import { ApiError, notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
-import { decodeCursor, encodeCursor, Page, toPage } from '../common/pagination';
+import { decodeCursor, encodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { isUuid, uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs';
 import { CommandContext, Replayed } from '../common/command';
@@ -37,8 +38,6 @@ import {
 } from './settlement.dto';
 import { SettlementRepository } from './settlement.repository';
 import { playerNames } from '../players';
-
-const TABLE_ROUTES = { match: 'matches', money: 'money-games', chouette: 'chouettes' } as const;
 
 /** A player id as stored: UUIDs in lower case; the house as "house". */
 const normaliseParty = (party: string) => (party.toLowerCase() === HOUSE ? HOUSE : party.toLowerCase());
@@ -90,7 +89,7 @@ export class SettlementService {
   ) {}
 
   async ledger(auth: KeyAuth, sessionId: string, q: LedgerQuery): Promise<Page<LedgerEntryDto>> {
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = decodeCursor(q.cursor, ['string']);
     return this.db.read(async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
@@ -102,7 +101,7 @@ export class SettlementService {
         (r) => [r.id],
         (r) => {
           const owner = r.owner;
-          const table = 'tableKind' in owner ? TABLE_ROUTES[owner.tableKind] : null;
+          const table = 'tableKind' in owner ? TABLE_KIND_NAMES[owner.tableKind].path : null;
           return {
             id: r.id,
             gameRef:
@@ -256,7 +255,7 @@ export class SettlementService {
   playerStatement(auth: KeyAuth, playerId: string, q: PlayerStatementQuery): Promise<PlayerStatementDto> {
     const from = bound('from', q.from);
     const to = bound('to', q.to);
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = statementCursor(q.cursor);
     return this.db.read(async (tx) => {
       const names = await playerNames(tx, auth.clubId, [playerId]);

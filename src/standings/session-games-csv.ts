@@ -64,6 +64,7 @@
  * text only when asked for (`bom`). `parseCsv` (src/common/csv.ts) reads it back.
  */
 import { BOM, CRLF, csvInteger, csvText } from '../common/csv';
+import type { TableKind } from '../domain/table-kinds';
 import { rfc3339InZone } from '../domain/zoned-time';
 
 /** How the CSV is written. */
@@ -75,7 +76,7 @@ export interface GamesCsvOptions {
 }
 
 export interface SessionGameCsvRow {
-  tableKind: 'match' | 'money' | 'chouette';
+  tableKind: TableKind;
   tableId: string;
   gameNo: number;
   /** R8: the game's own variant. */

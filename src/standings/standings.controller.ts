@@ -8,7 +8,7 @@ import { negotiate } from '../common/negotiate';
 import { markReadSource, ReadHeaders, readSource } from '../common/read-source';
 import { ApiProblem, MONEY_READ_422 } from '../common/openapi';
 import { ListCsvQuery } from '../common/csv-query';
-import { PageOf } from '../common/pagination';
+import { PAGE_LIMIT, PageOf } from '../common/pagination';
 import { UuidParam } from '../common/validators';
 import { renderSessionGamesCsv } from './session-games-csv';
 import { SessionGameDto, StandingsDto } from './standings.dto';
@@ -75,7 +75,7 @@ export class StandingsController {
       reply.header('content-disposition', `attachment; filename="games-${sid}.csv"`);
       return renderSessionGamesCsv(rows, { timeZone, bom: q.bom === '1' });
     }
-    const page = await this.standings.games(auth, id, q.limit ?? 50, q.cursor, source);
+    const page = await this.standings.games(auth, id, q.limit ?? PAGE_LIMIT.default, q.cursor, source);
     markReadSource(reply, source);
     return page;
   }

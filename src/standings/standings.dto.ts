@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { GAME_VARIANTS, VARIANT_RESULTS, type GameVariant, type VariantResult } from '../domain/variants';
+import { TABLE_KINDS, type TableKind } from '../domain/table-kinds';
 import { MatchEndDto } from '../tables';
 
 // ---- standings ----------------------------------------------------------------------
@@ -63,9 +65,6 @@ export class StandingsDto {
 
 // ---- the session's games ----------------------------------------------------------------
 
-const RESULTS = ['single', 'gammon', 'backgammon', 'oin', 'mars', 'mother', 'draw'] as const;
-const GAME_VARIANTS = ['backgammon', 'long-nardy', 'portes', 'plakoto', 'fevga', 'tavla-31'] as const;
-
 export class SessionGameResultDto {
   @ApiProperty({
     type: String,
@@ -76,11 +75,11 @@ export class SessionGameResultDto {
   winner: string | null;
 
   @ApiProperty({
-    enum: RESULTS,
+    enum: VARIANT_RESULTS,
     description:
       "The result in the game's variant: `single`, `gammon`, `backgammon` (R1.1); long nardy `oin` or `mars` (R8.1); Plakoto `mother` or `draw` (R8.3); Tavla 31 `single` with `checkersLeft` (R8.6).",
   })
-  result: (typeof RESULTS)[number];
+  result: VariantResult;
 
   @ApiProperty({ description: 'R1.4: ended by a resignation at that level.' })
   resigned: boolean;
@@ -90,8 +89,8 @@ export class SessionGameResultDto {
 }
 
 export class SessionGameDto {
-  @ApiProperty({ enum: ['match', 'money', 'chouette'] })
-  tableKind: 'match' | 'money' | 'chouette';
+  @ApiProperty({ enum: TABLE_KINDS })
+  tableKind: TableKind;
 
   @ApiProperty({ format: 'uuid' })
   tableId: string;
@@ -104,7 +103,7 @@ export class SessionGameDto {
     description: "The game's own variant (R8, R8.9): a Tavli table's games are each Portes, Plakoto or Fevga (R8.5); chouettes and games recorded before variants are backgammon.",
     example: 'backgammon',
   })
-  variant: (typeof GAME_VARIANTS)[number];
+  variant: GameVariant;
 
   @ApiProperty({ enum: ['finished', 'voided', 'abandoned'], description: 'Games in progress are not listed.' })
   status: 'finished' | 'voided' | 'abandoned';

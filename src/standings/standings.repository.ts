@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { TABLE_KINDS } from '../domain/table-kinds';
 import { cols, Row, RowDecodeError } from '../db/decode';
 import type { Reads } from '../db/tx';
-import type { StatsGame, StatsTableKind } from '../domain/player-stats';
+import type { StatsGame } from '../domain/player-stats';
 import { gameVariantOf, type GameVariantName, type ResultName } from '../domain/game-variants';
 import { CHOUETTE_REPLAY_SQL, chouetteCubeResults, GAME_VARIANT_SQL, lowerSeats, lowerSides, resultOrNull, seatsOrNull, sidesOrNull, TABLE_SIDES_SQL } from '../player-stats';
 
-const TABLE_KINDS: readonly StatsTableKind[] = ['match', 'money', 'chouette'];
 const STATUSES: ReadonlyArray<SessionGameRow['status']> = ['finished', 'voided', 'abandoned'];
 
 /** A game of the session, with what its list, its CSV and the standings need. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
-import { decodeCursor, Page, toPage } from '../common/pagination';
+import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
@@ -103,7 +103,7 @@ export class ChouettesService {
 
   /** A page of chouettes, read in one statement (TablesRepository.listView). */
   async list(auth: KeyAuth, q: TableListQuery): Promise<Page<ChouetteDto>> {
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = decodeCursor(q.cursor, ['string']);
     const rows = await this.tables.listView(this.db.once, auth.clubId, 'chouette', { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
     return toPage(

@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, Type } from '@nestjs/common';
+import { TABLE_KIND_NAMES } from '../domain/table-kinds';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import { ErrorCode } from '../common/error-codes';
 import { ApiProblem, ApiRefusals, EXAMPLE_ID, GAME_PLAY_REFUSALS, MONEY_WRITE_422 } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import type { CommandContext } from '../common/command';
@@ -102,7 +103,8 @@ const RULE_422 = `A rule refuses it; \`code\` and \`rule\` say which (e.g. OFFER
  * `noun` names the table in the operation ids (startMatchGame, recordMoneyTableGameAction,
  * voidChouetteGame): "MoneyTable" rather than "MoneyGame", which would read as a game of a game.
  */
-function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: string): Type<unknown> {
+function gamesControllerFor(kind: TableKind, noun: string): Type<unknown> {
+  const { path, title: tag } = TABLE_KIND_NAMES[kind];
   const id = () => Param('id', new UuidParam(tag));
 
   @ApiTags(tag === 'Match' ? 'Matches' : tag === 'Money game' ? 'Money games' : 'Chouettes')
@@ -132,7 +134,7 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
     @ApiOperation({ summary: 'Every game of the table, in order', operationId: `list${noun}Games` })
     @ApiOkResponse({ type: GamePage })
     list(@ClubKey() auth: KeyAuth, @id() tableId: string, @Query() q: ListQuery) {
-      return this.games.list(auth, kind, tableId, q.limit ?? 50, q.cursor);
+      return this.games.list(auth, kind, tableId, q.limit ?? PAGE_LIMIT.default, q.cursor);
     }
 
     @Get(':gameNo')
@@ -157,19 +159,19 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
     }
 
     @Post(':gameNo/undo')
-    @ApiRefusals('NOTHING_TO_UNDO', 'GAME_FINISHED')
+    @ApiRefusals('NOTHING_TO_UNDO', 'GAME_FINISHED', 'GAME_NOT_IN_PROGRESS')
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Take back the last action of an unfinished game', operationId: `undo${noun}GameAction` })
     @ApiOkResponse({ type: GameDto })
     @ApiProblem(412, "If-Match does not name the game's current version (VERSION_MISMATCH).")
-    @ApiProblem(422, 'Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED).')
+    @ApiProblem(422, 'Nothing to undo, or the game is not in progress (NOTHING_TO_UNDO, GAME_FINISHED, GAME_NOT_IN_PROGRESS).')
     undo(@Command() cmd: CommandContext, @ClubKey() auth: KeyAuth, @id() tableId: string, @gameNo() n: number, @IfMatch() ifMatch: number | '*' | undefined) {
       return this.games.undo(cmd, auth, kind, tableId, n, ifMatch);
     }
 
     @Post(':gameNo/void')
-    @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'AMOUNT_OUT_OF_RANGE', ...(kind === 'match' ? (['CORRECTION_CLOSED'] as const) : []))
+    @ApiRefusals('NOT_LATEST_GAME', 'GAME_IN_PROGRESS', 'GAME_NOT_FINISHED', 'SESSION_CLOSED', 'AMOUNT_OUT_OF_RANGE', ...(kind === 'match' ? (['CORRECTION_CLOSED'] as const) : []))
     @HttpCode(200)
     @MinRole('scorer')
     @ApiOperation({ summary: 'Void the latest finished game (R6.3)', description: 'Posts reversing entries; the score and seats are as before the game.', operationId: `void${noun}Game` })
@@ -200,6 +202,6 @@ function gamesControllerFor(kind: TableKind, path: string, tag: string, noun: st
   return GamesController;
 }
 
-export const MatchGamesController = gamesControllerFor('match', 'matches', 'Match', 'Match');
-export const MoneyGamesGamesController = gamesControllerFor('money', 'money-games', 'Money game', 'MoneyTable');
-export const ChouetteGamesController = gamesControllerFor('chouette', 'chouettes', 'Chouette', 'Chouette');
+export const MatchGamesController = gamesControllerFor('match', 'Match');
+export const MoneyGamesGamesController = gamesControllerFor('money', 'MoneyTable');
+export const ChouetteGamesController = gamesControllerFor('chouette', 'Chouette');

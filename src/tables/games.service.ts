@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TABLE_KIND_NAMES } from '../domain/table-kinds';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { isoOrNull } from '../common/dates';
@@ -47,7 +48,7 @@ import { HookWrites, MatchEndHooks } from './match-end-hooks';
 
 type IfMatch = number | '*' | undefined;
 
-export const TABLE_NAMES: Record<TableKind, string> = { match: 'Match', money: 'Money game', chouette: 'Chouette' };
+export const TABLE_NAMES: Record<TableKind, string> = { match: TABLE_KIND_NAMES.match.title, money: TABLE_KIND_NAMES.money.title, chouette: TABLE_KIND_NAMES.chouette.title };
 
 function stored(a: ActionDto, seq: number, at: Date): StoredAction {
   const s: StoredAction = { seq, type: a.type, at: at.toISOString() };

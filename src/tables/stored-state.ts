@@ -7,6 +7,7 @@
  * written back is what was read. Pure TypeScript.
  */
 import type { ChouetteGameSetup, ChouetteRules, ChouetteSeats, PlayerStake } from '../domain/chouette';
+import { TABLE_KINDS } from '../domain/table-kinds';
 import type { GameAction, GameSetup } from '../domain/game';
 import type { ActionDto } from './tables.dto';
 import type { CubeRules, MatchRules } from '../domain/rules';
@@ -143,8 +144,6 @@ export interface RawGame extends Omit<GameColumns, 'actions'> {
   setup: unknown;
   actions: unknown;
 }
-
-const TABLE_KINDS: readonly TableKind[] = ['match', 'money', 'chouette'];
 
 /** Where a value sits in a stored row, for the message that refuses it. */
 class Field {
@@ -344,7 +343,7 @@ function assertChouetteState(v: unknown, f: Field): asserts v is ChouetteTableSt
 }
 
 /** A two-sided game's setup, of a match or a money game as `table` says. */
-function assertTwoSidedGame(v: unknown, kind: 'match' | 'money', f: Field): asserts v is GameSetup {
+function assertTwoSidedGame(v: unknown, kind: Exclude<TableKind, 'chouette'>, f: Field): asserts v is GameSetup {
   const o = record(v, f);
   assertOneOf(o.table, [kind], f.at('table'));
   assertSides(o.sides, f.at('sides'));

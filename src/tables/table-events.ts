@@ -5,16 +5,17 @@
  * (`tableId`, `tableKind`). Pure.
  */
 import type { ChouetteSeats } from '../domain/chouette';
+import { TABLE_KIND_NAMES, type RouteKind } from '../domain/table-kinds';
 import type { EventType, NewEvent } from '../outbox/event-types';
 import type { LedgerEntryEntity } from '../ledger';
 import { chouetteSeatsShown } from './engines';
 import type { StoredGame, StoredTable, TableKind } from './stored-state';
 import type { GameDto, GameSummaryDto } from './tables.dto';
 
-/** A table's kind as its route names it (and as events name the subject). */
-export type RouteKind = 'match' | 'money-game' | 'chouette';
+export type { RouteKind };
 
-export const ROUTE_KINDS: Record<TableKind, RouteKind> = { match: 'match', money: 'money-game', chouette: 'chouette' };
+/** A table's kind as its route names it (and as events name the subject). */
+export const ROUTE_KINDS: Record<TableKind, RouteKind> = { match: TABLE_KIND_NAMES.match.route, money: TABLE_KIND_NAMES.money.route, chouette: TABLE_KIND_NAMES.chouette.route };
 
 /** A game as its events carry it: the game as answered, and its table. */
 export type GameEventData = GameDto & { tableId: string; tableKind: RouteKind };

@@ -4,7 +4,7 @@ import { ErrorCode } from '../common/error-codes';
 import { MatExportError, renderMat } from '../domain/mat-export';
 import { matMatch } from './match-export';
 import { KeyAuth } from '../common/auth';
-import { decodeCursor, Page, toPage } from '../common/pagination';
+import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
@@ -85,7 +85,7 @@ export class TablesService {
 
   /** A page of tables, read in one statement (TablesRepository.listView). */
   private async list<K extends TableKind, T>(auth: KeyAuth, kind: K, q: TableListQuery, map: (found: TableWithView<K>) => T): Promise<Page<T>> {
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = decodeCursor(q.cursor, ['string']);
     const rows = await this.tables.listView(this.db.once, auth.clubId, kind, { sessionId: q.sessionId, playerId: q.playerId, status: q.status }, (after?.[0] as string) ?? null, limit);
     return toPage(rows, limit, ({ t }) => [t.id], map);

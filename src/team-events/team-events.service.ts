@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { CommandContext, Replayed } from '../common/command';
-import { decodeCursor, Page, toPage } from '../common/pagination';
+import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
@@ -101,7 +101,7 @@ export class TeamEventsService {
   }
 
   list(auth: KeyAuth, q: TeamEventListQuery): Promise<Page<TeamEventDto>> {
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = decodeCursor(q.cursor, ['string']);
     return this.db.read(async (tx) => {
       const rows = await this.events.list(tx, auth.clubId, { sessionId: q.sessionId }, (after?.[0] as string) ?? null, limit);

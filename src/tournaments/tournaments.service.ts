@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { CommandContext, Replayed } from '../common/command';
-import { decodeCursor, Page, toPage } from '../common/pagination';
+import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
 import { Commands } from '../commands/commands.service';
@@ -238,7 +238,7 @@ export class TournamentsService implements OnModuleInit {
   }
 
   list(auth: KeyAuth, q: TournamentListQuery): Promise<Page<TournamentDto>> {
-    const limit = q.limit ?? 50;
+    const limit = q.limit ?? PAGE_LIMIT.default;
     const after = decodeCursor(q.cursor, ['string']);
     return this.db.read(async (tx) => {
       const rows = await this.repo.list(tx, auth.clubId, { status: q.status, sessionId: q.sessionId }, (after?.[0] as string) ?? null, limit);

@@ -3,7 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOp
 import { ClubKey, KeyAuth, MinRole } from '../common/auth';
 import type { CommandContext } from '../common/command';
 import { ApiProblem, EXAMPLE_ID } from '../common/openapi';
-import { ListQuery, PageOf } from '../common/pagination';
+import { ListQuery, PAGE_LIMIT, PageOf } from '../common/pagination';
 import { Command, IfMatch } from '../common/request';
 import { UuidParam } from '../common/validators';
 import { CreatedWebhookDto, CreateWebhookDto, DeliveryAttemptDto, UpdateWebhookDto, WebhookDto } from './webhooks.dto';
@@ -51,7 +51,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'listWebhooks', summary: "List the club's webhook subscriptions, oldest first (never their secrets)" })
   @ApiOkResponse({ type: WebhookPage })
   list(@ClubKey() auth: KeyAuth, @Query() q: ListQuery) {
-    return this.webhooks.list(auth, q.limit ?? 50, q.cursor);
+    return this.webhooks.list(auth, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 
   @Get(':id')
@@ -112,7 +112,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: DeliveryAttemptPage })
   @ApiProblem(404, 'No such webhook in this club (NOT_FOUND).')
   deliveries(@ClubKey() auth: KeyAuth, @Param('id', new UuidParam('Webhook')) id: string, @Query() q: ListQuery) {
-    return this.webhooks.deliveries(auth, id, q.limit ?? 50, q.cursor);
+    return this.webhooks.deliveries(auth, id, q.limit ?? PAGE_LIMIT.default, q.cursor);
   }
 
   @Post(':id/test')

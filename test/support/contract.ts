@@ -17,6 +17,7 @@ interface MediaObject {
 }
 interface ResponseObject {
   content?: Record<string, MediaObject>;
+  'x-error-codes'?: string[];
 }
 interface Operation {
   responses: Record<string, ResponseObject>;
@@ -215,7 +216,12 @@ export class ContractChecker {
     if (method === 'HEAD' || ex.body === undefined || !isJsonMedia(media)) return null;
     const schema = content[media].schema;
     if (!schema) return null;
-    return this.validateJson(this.validator(schema), textOf(ex.body), fail);
+    const invalid = this.validateJson(this.validator(schema), textOf(ex.body), fail);
+    if (invalid || ex.status !== 422 || media !== 'application/problem+json') return invalid;
+    // A 422 names its code among those the route documents for it (its refusals by the rules and its own 422 codes).
+    const code = (JSON.parse(textOf(ex.body)) as { code: string }).code;
+    const listed = op.responses['422']?.['x-error-codes'] ?? [];
+    return listed.includes(code) ? null : fail(`code ${code} is not among the 422 codes of ${method} ${route.template} (x-error-codes: ${listed.join(', ') || 'none'})`);
   }
 
   private validateJson(validate: ValidateFunction, text: string, fail: (what: string, errors?: ErrorObject[] | null) => string): string | null {

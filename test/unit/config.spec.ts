@@ -1,8 +1,16 @@
 import { availableParallelism } from 'node:os';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
+import { keepGeneratedFiles } from '../../src/config-files';
+
+/** What a start does with the configuration: parse it, then keep what it generated (src/main.ts). */
+function start(env: NodeJS.ProcessEnv) {
+  const c = loadConfig(env);
+  keepGeneratedFiles(c);
+  return c;
+}
 
 describe('loadConfig', () => {
   let dir: string;
@@ -12,19 +20,28 @@ describe('loadConfig', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('defaults to port 3000, the embedded database and a generated operator token kept under .data', () => {
-    const c = loadConfig({ DATA_DIR: dir });
+    const c = start({ DATA_DIR: dir });
     expect(c).toMatchObject({ port: 3000, databaseUrl: null, logLevel: 'info', embeddedPgPort: 54329, adminTokenGenerated: true });
     expect(c.adminToken).toMatch(/^bgop_[A-Za-z0-9_-]{43}$/);
     expect(readFileSync(join(dir, 'admin-token'), 'utf8').trim()).toBe(c.adminToken);
     expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
-    expect(loadConfig({ DATA_DIR: dir }).adminToken).toBe(c.adminToken);
+    expect(start({ DATA_DIR: dir }).adminToken).toBe(c.adminToken);
+  });
+
+  it('writes nothing itself: what it generated is listed for the start to keep', () => {
+    const c = loadConfig({ DATA_DIR: join(dir, 'fresh') });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(c.generatedFiles?.map((f) => f.file)).toEqual([join(dir, 'fresh', 'admin-token'), join(dir, 'fresh', 'webhook-secret-key')]);
+    expect(c.generatedFiles?.[0].text).toBe(`${c.adminToken}\n`);
+    expect(start({ DATA_DIR: join(dir, 'fresh') }).generatedFiles).toBeDefined();
+    expect(loadConfig({ DATA_DIR: join(dir, 'fresh') }).generatedFiles).toBeUndefined();
   });
 
   it('marks the operator token as generated only on the start that made it, and says where it is kept', () => {
     const file = join(dir, 'admin-token');
-    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ adminTokenGenerated: true, adminTokenFile: file });
-    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ adminTokenGenerated: false, adminTokenFile: file });
-    expect(loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-operator-token' })).toMatchObject({ adminTokenGenerated: false, adminTokenFile: null });
+    expect(start({ DATA_DIR: dir })).toMatchObject({ adminTokenGenerated: true, adminTokenFile: file });
+    expect(start({ DATA_DIR: dir })).toMatchObject({ adminTokenGenerated: false, adminTokenFile: file });
+    expect(start({ DATA_DIR: dir, ADMIN_TOKEN: 'a-long-enough-operator-token' })).toMatchObject({ adminTokenGenerated: false, adminTokenFile: null });
   });
 
   it('METRICS_TOKEN: unset leaves /metrics open; a token must be at least 16 characters without spaces', () => {
@@ -141,12 +158,12 @@ describe('loadConfig', () => {
     });
 
     it('on the embedded default, generates the sealing key once and keeps it beside the operator token (0600)', () => {
-      const c = loadConfig({ DATA_DIR: dir });
+      const c = start({ DATA_DIR: dir });
       const file = join(dir, 'webhook-secret-key');
       expect(c.webhookSecretKeySource).toBe('file');
       expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(c.webhookSecretKey)).toBe(true);
       expect(statSync(file).mode & 0o777).toBe(0o600);
-      expect(loadConfig({ DATA_DIR: dir }).webhookSecretKey.equals(c.webhookSecretKey)).toBe(true);
+      expect(start({ DATA_DIR: dir }).webhookSecretKey.equals(c.webhookSecretKey)).toBe(true);
     });
   });
 });

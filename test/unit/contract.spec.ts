@@ -82,4 +82,18 @@ describe('the response check against openapi/openapi.json', () => {
     expect(checker.check({ method: 'PUT', url: '/v1/players', status: 404, headers: problemJson, body: notFound })).toContain('the answer must be 405');
     expect(checker.check({ method: 'GET', url: '/docs/rules', status: 200, headers: { 'content-type': 'text/html' }, body: '<html>' })).toBeNull();
   });
+
+  it("holds a 422's code to the route's documented 422 codes (x-error-codes)", () => {
+    const refusal = (code: string) =>
+      checker.check({
+        method: 'POST',
+        url: '/v1/matches/8d1f5f0e-7a43-4c1e-9b7a-2f6c3e9d0a51/games/1/actions',
+        status: 422,
+        headers: problemJson,
+        body: JSON.stringify({ type: 'urn:bgclub:problem:x', title: 'Unprocessable Content', status: 422, detail: 'Refused.', code }),
+      });
+    expect(refusal('OFFER_PENDING')).toBeNull();
+    expect(refusal('IDEMPOTENCY_KEY_REUSED')).toBeNull();
+    expect(refusal('TOURNAMENT_NOT_OPEN')).toContain('code TOURNAMENT_NOT_OPEN is not among the 422 codes of POST /v1/matches/{id}/games/{gameNo}/actions');
+  });
 });

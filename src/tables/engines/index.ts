@@ -7,6 +7,7 @@
  * What every kind shares (the Engine interface, Posting, rakePostings) is defined in
  * engine.ts, which the kinds import, and exported from here with the rest.
  */
+import type { TableKind as DomainTableKind } from '../../domain/table-kinds';
 import type { GameSetup, GameState } from '../../domain/game';
 import type { ChouetteGameState } from '../../domain/chouette';
 import { ChouetteTableSetup, ChouetteTableState, chouetteEngine, StoredChouetteGame } from './chouette';
@@ -47,8 +48,8 @@ export interface GameStates {
   chouette: ChouetteGameState;
 }
 
-/** A match, a money game or a chouette. */
-export type TableKind = keyof TableSetups;
+/** A match, a money game or a chouette (src/domain/table-kinds.ts); each has its columns' types above and its engine below. */
+export type TableKind = DomainTableKind;
 
 /** The engine of one kind of table, over that kind's types. */
 export type KindEngine<K extends TableKind> = Engine<TableSetups[K], GameSetups[K], GameStates[K]>;
