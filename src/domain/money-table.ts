@@ -81,8 +81,8 @@ function stopsAtLead(setup: MoneyTableSetup): boolean {
  */
 export function finishMoneyGame(input: FinishInput<MoneyTableSetup, MoneyTableState, GameSetup, GameState>): GameFinished<MoneyTableState> {
   const { table, game, state } = input;
-  const games = [...input.read.history.filter((g) => g.gameNo !== game.gameNo), { winnerSide: state.winnerSide, points: state.points }];
-  const finished = stopsAtLead(table.setup) && moneyLeadReached(table.setup, games);
+  const finished =
+    stopsAtLead(table.setup) && moneyLeadReached(table.setup, [...input.read.history.filter((g) => g.gameNo !== game.gameNo), { winnerSide: state.winnerSide, points: state.points }]);
   return {
     points: state.points,
     winnerSide: state.winnerSide,
