@@ -207,6 +207,11 @@ function outcomeOf(game: OutcomeGame, playerId: PlayerId): GameOutcome {
   return game.winnerSide === side ? 'won' : 'lost';
 }
 
+/** The points a game shows: a two-sided game's; none at a chouette, whose cubes each score apart (R5.5). */
+export function pointsShown(game: { readonly kind: StatsTableKind; readonly points: number | null }): number | null {
+  return game.kind === 'chouette' ? null : game.points;
+}
+
 /**
  * Everyone who won a finished game, in seat order (side 0, then side 1): the winning
  * side at a match or money table; in a chouette every member whose own cube won, and

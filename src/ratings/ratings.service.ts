@@ -10,7 +10,7 @@ import { pairRatingChanges, roundRating, SidePlayer } from '../domain/rating';
 import type { SideIndex } from '../domain/types';
 import { isRated } from './rated';
 
-/** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in tables/engines/match.ts). */
+/** What a rating reads of a match table: its setup's sides (player ids) and length (a subset of the match setup in domain/match-table.ts). */
 export interface RatedMatch {
   setup: {
     readonly sides: readonly [readonly string[], readonly string[]];

@@ -255,19 +255,16 @@ export class SettlementRepository {
   }
 
   /**
-   * R6.6: each party's balance per currency over every session (net + paid − received),
-   * from its running money (party_volumes): one row per party and currency, whatever the
-   * history. `party` narrows it to one party.
+   * R6.6: each party's running money per currency over every session (party_volumes: net,
+   * paid and received, its balance computed by the domain): one row per party and
+   * currency, whatever the history. `party` narrows it to one party.
    */
-  partyBalances(tx: Reads, clubId: string, party?: string): Promise<Array<{ party: string; currency: string; balanceMinor: bigint }>> {
+  partyBalances(tx: Reads, clubId: string, party?: string): Promise<Array<PartyMoneyRow & { party: string }>> {
     return tx.rows(
-      `SELECT party, currency, (net_minor + paid_minor - received_minor)::text AS balance FROM party_volumes
+      `SELECT party, currency, net_minor::text AS net, paid_minor::text AS paid, received_minor::text AS received FROM party_volumes
         WHERE club_id = $1 AND ($2::text IS NULL OR party = $2) AND (has_totals OR paid_minor <> 0 OR received_minor <> 0)`,
       [clubId, party ?? null],
-      (r) => {
-        const c = cols(r);
-        return { party: c.text('party'), currency: c.text('currency').trim(), balanceMinor: BigInt(c.bigintText('balance')) };
-      },
+      (r) => ({ party: cols(r).text('party'), ...decodeMoney(r) }),
     );
   }
 

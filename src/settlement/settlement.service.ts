@@ -17,6 +17,7 @@ import { Outbox } from '../outbox/outbox';
 import { assertPaymentBetweenTwoParties } from '../domain/session';
 import { compareParty, HOUSE } from '../domain/settlement';
 import { buildStatement, HOUSE_NAME, Statement, StatementMatchInput } from '../domain/statement';
+import { isOutstanding, outstanding, rangeTotals, sessionOutstanding } from '../domain/player-statement';
 import { addPaymentToParties, minorFromDb } from '../ledger';
 import { PaymentEntity } from '../payments';
 import { SessionsRepository } from '../sessions';
@@ -227,7 +228,7 @@ export class SettlementService {
       const acc = new Map<string, { party: string; currency: string; balance: bigint }>();
       for (const r of await this.repo.partyBalances(tx, auth.clubId, party)) {
         if (q.currency && r.currency !== q.currency) continue;
-        acc.set(`${r.currency}/${r.party}`, { party: r.party, currency: r.currency, balance: r.balanceMinor });
+        acc.set(`${r.currency}/${r.party}`, { party: r.party, currency: r.currency, balance: outstanding(r) });
       }
       const names = await playerNames(
         tx,
@@ -235,7 +236,7 @@ export class SettlementService {
         [...new Set([...acc.values()].map((a) => a.party))].filter((p) => p !== HOUSE),
       );
       const items = [...acc.values()]
-        .filter((a) => q.outstanding !== 'true' || a.balance !== 0n)
+        .filter((a) => q.outstanding !== 'true' || isOutstanding(a.balance))
         .map((a) => ({
           playerId: a.party,
           name: a.party === HOUSE ? HOUSE_NAME : (names.get(a.party) ?? a.party),
@@ -285,8 +286,7 @@ export class SettlementService {
           netMinor: net,
           paidMinor: paid,
           receivedMinor: received,
-          // R6.6: net + paid − received.
-          outstandingMinor: minorFromDb(BigInt(net) + BigInt(paid) - BigInt(received)),
+          outstandingMinor: minorFromDb(sessionOutstanding({ netMinor: net, paidMinor: paid, receivedMinor: received })),
         };
       });
       // The page's payments, session by session in the page's order, then in the order recorded.
@@ -335,40 +335,22 @@ export class SettlementService {
    * ends, what follows it), never the history before it.
    */
   private async rangeTotals(tx: Reads, clubId: string, playerId: string, start: Date | null, end: Date | null): Promise<PlayerTotalDto[]> {
-    type Sums = { net: bigint; paid: bigint; received: bigint };
-    const zero = (): Sums => ({ net: 0n, paid: 0n, received: 0n });
-    const add = (into: Map<string, Sums>, currency: string, r: Sums) => {
-      const t = into.get(currency) ?? zero();
-      into.set(currency, { net: t.net + r.net, paid: t.paid + r.paid, received: t.received + r.received });
-    };
-    const all = new Map<string, Sums>();
-    for (const v of await this.repo.partyMoney(tx, clubId, playerId)) add(all, v.currency, v);
-    const inRange = new Map<string, Sums>();
-    const afterRange = new Map<string, Sums>();
-    if (start !== null || end !== null) {
-      const rows = start === null ? await this.repo.partyMoneyDated(tx, clubId, playerId, null, end, null) : await this.repo.partyMoneyDated(tx, clubId, playerId, start, null, end);
-      for (const r of rows) {
-        add(r.after ? afterRange : inRange, r.currency, r);
-        if (!all.has(r.currency)) all.set(r.currency, zero());
-      }
-    }
-    const outstanding = (t: Sums) => t.net + t.paid - t.received;
-    return [...all.entries()]
-      .sort(([a], [b]) => compareParty(a, b))
-      .map(([currency, total]) => {
-        const range = start === null && end === null ? total : (inRange.get(currency) ?? zero());
-        const balance = outstanding(total);
-        const opening = start === null ? 0n : balance - outstanding(range) - outstanding(afterRange.get(currency) ?? zero());
-        return {
-          currency,
-          openingMinor: minorFromDb(opening),
-          netMinor: minorFromDb(range.net),
-          paidMinor: minorFromDb(range.paid),
-          receivedMinor: minorFromDb(range.received),
-          closingMinor: minorFromDb(opening + outstanding(range)),
-          balanceMinor: minorFromDb(balance),
-        };
-      });
+    const all = await this.repo.partyMoney(tx, clubId, playerId);
+    const dated =
+      start === null && end === null
+        ? []
+        : start === null
+          ? await this.repo.partyMoneyDated(tx, clubId, playerId, null, end, null)
+          : await this.repo.partyMoneyDated(tx, clubId, playerId, start, null, end);
+    return rangeTotals({ start: start !== null, end: end !== null, all, dated }).map((t) => ({
+      currency: t.currency,
+      openingMinor: minorFromDb(t.opening),
+      netMinor: minorFromDb(t.net),
+      paidMinor: minorFromDb(t.paid),
+      receivedMinor: minorFromDb(t.received),
+      closingMinor: minorFromDb(t.closing),
+      balanceMinor: minorFromDb(t.balance),
+    }));
   }
 }
 

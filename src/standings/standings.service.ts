@@ -7,7 +7,7 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { Db } from '../db/db.service';
 import type { ReadSource } from '../common/read-source';
 import type { Reads } from '../db/tx';
-import { gameCounts, sidesOf, winnersOf } from '../domain/player-stats';
+import { gameCounts, pointsShown, sidesOf, winnersOf } from '../domain/player-stats';
 import { HOUSE } from '../domain/settlement';
 import { matchRecords, rankStandings, type StandingMatch } from '../domain/standings';
 import { ClubsRepository } from '../clubs';
@@ -65,7 +65,7 @@ function gameDto(g: SessionGameRow, ends: Map<string, MatchEndDto>): SessionGame
     winners: winnersOf(g),
     result: g.result ? { ...g.result } : null,
     endedBy: endedBy(g),
-    points: g.kind === 'chouette' ? null : g.points,
+    points: pointsShown(g),
     voidReason: g.voidReason,
     startedAt: g.startedAt.toISOString(),
     endedAt: isoOrNull(g.endedAt),

@@ -2,155 +2,34 @@ import { Injectable } from '@nestjs/common';
 import { TABLE_KIND_NAMES } from '../domain/table-kinds';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
-import { isoOrNull } from '../common/dates';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { CommandContext, Replayed } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads, Tx } from '../db/tx';
-import { inBatch } from '../domain/errors';
-import type { SideIndex } from '../domain/types';
-import { assertGameInProgress, assertGameIsLatestResult, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
-import type { GameAction } from '../domain/game';
-import { assertMoneyTableOpen } from '../domain/money-game';
-import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
+import { assertGameInProgress, assertLatestFinishedGame, assertNoGameInProgress, assertSomethingToUndo, assertVoidable } from '../domain/table-commands';
+import { LedgerEntryEntity, LedgerRepository } from '../ledger';
 import { SessionEntity } from '../sessions';
-import {
-  chouettePostings,
-  chouetteSeatsAfter,
-  chouetteSeatsAfterVoid,
-  chouetteWinnerSide,
-  engineFor,
-  latestResultOf,
-  matchStakePostings,
-  moneyLeadReached,
-  moneyPostings,
-  nextChouetteGame,
-  nextMatchGame,
-  nextMoneyGame,
-  Posting,
-  ratingsOf,
-  scoreOf,
-} from './engines';
+import { engineFor } from './engines';
 import { SessionGate } from './table-context';
 import { Outbox } from '../outbox/outbox';
 import type { NewEvent } from '../outbox/event-types';
-import { RatingChange, ratingEvents, RatingsService } from '../ratings';
-import { gameEvents, gamesWith, netsWith, tableFace, tableUpdated } from './table-events';
+import type { RatingChange } from '../ratings';
+import { gameEvents, gamesWith, netsWith, tableFace } from './table-events';
 import { answerDerivesFromGames, gameSummary, tableView, TableView } from './table-views';
-import { decodeGame, gameVariantOf, toDomainAction, GameSetups, GameStates, StoredAction, StoredGame, StoredTable, TableKind, TableRow } from './stored-state';
+import { decodeGame, toDomainAction, StoredGame, StoredTable, TableKind } from './stored-state';
 import { ActionDto, GameDto, MatchDto, MoneyGameDto, StartGameDto, VoidDto } from './tables.dto';
 import type { ChouetteDto } from './chouette.dto';
 import { TablesRepository } from './tables.repository';
-import { GameStats, type StatsChange } from './game-stats';
-import { HookWrites, MatchEndHooks } from './match-end-hooks';
+import { GameOutcomes } from './game-outcomes';
+import { applied, commandEvents, gameDto, KindState, Locked, NextGame, readFor, replayed, started, stateOf, stored, withGame } from './played';
+
+export { stateOf } from './played';
 
 type IfMatch = number | '*' | undefined;
 
 export const TABLE_NAMES: Record<TableKind, string> = { match: TABLE_KIND_NAMES.match.title, money: TABLE_KIND_NAMES.money.title, chouette: TABLE_KIND_NAMES.chouette.title };
-
-function stored(a: ActionDto, seq: number, at: Date): StoredAction {
-  const s: StoredAction = { seq, type: a.type, at: at.toISOString() };
-  if (a.by !== undefined) s.by = a.by;
-  if (a.cube !== undefined) s.cube = a.cube;
-  if (a.cubes !== undefined) s.cubes = a.cubes;
-  if (a.winner !== undefined) s.winner = a.winner;
-  if (a.result !== undefined) s.result = a.result;
-  if (a.checkersLeft !== undefined) s.checkersLeft = a.checkersLeft;
-  if (a.type === 'finish') s.resigned = a.resigned ?? false;
-  if (a.offeredBy !== undefined) s.offeredBy = a.offeredBy;
-  return s;
-}
-
-// The shapes below hold a table with what goes with it, all of one kind: narrowing one by
-// `kind` types its table's setup and state, its game's setup and the game's state alike.
-// Each is built by a function generic over the kind, which takes its pieces typed by the
-// same kind (the repository read them for that kind and checked them against it).
-
-/** The locked table, its session and (asked by number) its game. */
-type Locked<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; session: SessionEntity | null; game: StoredGame<P> | null } }[K];
-
-/** A table and one of its games. */
-type TableGame<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; game: StoredGame<P> } }[K];
-
-/** A table and the setup of its next game. */
-type NextGame<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; setup: GameSetups[P] } }[K];
-
-/** A table, one of its games and the game's state. */
-type Played<K extends TableKind = TableKind> = { [P in K]: { kind: P; t: TableRow<P>; game: StoredGame<P>; state: GameStates[P] } }[K];
-
-/** A game's state, for the answer. */
-type KindState<K extends TableKind = TableKind> = { [P in K]: { kind: P; state: GameStates[P] } }[K];
-
-/** What `finish` decided for a game that has just finished, written by `settle`. */
-interface Finished {
-  postings: Posting[];
-  /** A match that ended: its players' ratings (R7.1). */
-  rating?: RatingChange;
-  /** A match that ended: the side that won it. */
-  matchWinnerSide?: SideIndex;
-  /** A match that ended: what follows it (a tournament's draw, R9.5), written with the rest. */
-  hookWrites?: HookWrites;
-  /** The events those writes made, emitted after the command's own. */
-  hookEvents?: NewEvent[];
-}
-
-/** The locked table with its game (404 without one). */
-function withGame<K extends TableKind>(locked: Locked<K>): TableGame<K> {
-  const { kind, t, game } = locked;
-  if (!game) throw notFound('Game');
-  return { kind, t, game };
-}
-
-/** A game's state, its action log replayed. */
-export function stateOf<K extends TableKind>(kind: K, game: StoredGame<K>): KindState<K> {
-  return { kind, state: engineFor(kind).replay(game.setup, game.actions.map(toDomainAction), game.automaticDoubles) };
-}
-
-/** A table's game replayed. */
-function replayed<K extends TableKind>(tg: TableGame<K>): Played<K> {
-  const { kind, t, game } = tg;
-  return { kind, t, game, state: stateOf(kind, game).state };
-}
-
-/** One more action applied to a game. */
-function applied<K extends TableKind>(p: Played<K>, action: GameAction): Played<K> {
-  const { kind, t, game, state } = p;
-  return { kind, t, game, state: engineFor(kind).apply(game.setup, state, action) };
-}
-
-/** The table's next game, started with the actions sent with it (all or nothing). */
-function started<K extends TableKind>(next: NextGame<K>, clubId: string, dto: StartGameDto, now: Date): Played<K> {
-  const { kind, t, setup } = next;
-  const engine = engineFor(kind);
-  let state = engine.start(setup, dto.automaticDoubles ?? 0);
-  const actions: StoredAction[] = [];
-  (dto.actions ?? []).forEach((a, i) => {
-    state = inBatch(i, () => engine.apply(setup, state, toDomainAction(a)));
-    actions.push(stored(a, i + 1, now));
-  });
-  const game: StoredGame<K> = {
-    clubId,
-    tableId: t.id,
-    gameNo: t.nextGameNo,
-    status: 'in-progress',
-    automaticDoubles: dto.automaticDoubles ?? 0,
-    setup,
-    actions,
-    result: null,
-    points: null,
-    winnerSide: null,
-    startedAt: now,
-    endedAt: null,
-    voidedAt: null,
-    voidReason: null,
-    voidedBy: null,
-    version: 1,
-    players: engine.players(t.setup, setup),
-  };
-  return { kind, t, game, state };
-}
 
 /**
  * Games on every table (R6.8 one at a time, R6.3 void, abandon): one transaction per
@@ -164,10 +43,8 @@ export class GamesService {
     private readonly tables: TablesRepository,
     private readonly ledger: LedgerRepository,
     private readonly sessions: SessionGate,
-    private readonly ratings: RatingsService,
     private readonly outbox: Outbox,
-    private readonly stats: GameStats,
-    private readonly hooks: MatchEndHooks,
+    private readonly outcomes: GameOutcomes,
   ) {}
 
   /** The table locked, its session share-locked and (with a number) the game, in one round trip. */
@@ -177,41 +54,31 @@ export class GamesService {
     return { kind, ...found };
   }
 
-  /** R8.5: a Tavli table's finished games so far (draws included), which pick its next variant. */
-  private async cycleCount(tx: Reads, t: StoredTable): Promise<number> {
-    return t.kind !== 'chouette' && t.setup.variant === 'tavli' ? this.tables.finishedGameCount(tx, t.clubId, t.id) : 0;
-  }
-
-  /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2, R4.4, R8.5). */
-  private async nextGame(tx: Reads, t: StoredTable): Promise<NextGame> {
-    if (t.kind === 'match') {
-      const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
-      const score = scoreOf(t.setup, finished, t.state);
-      return { kind: t.kind, t, setup: nextMatchGame(t.setup, score, await this.cycleCount(tx, t)) };
-    }
-    if (t.kind === 'money') {
-      assertMoneyTableOpen(t.status, t.setup.rules.stopAtLead);
-      return { kind: t.kind, t, setup: nextMoneyGame(t.setup, await this.cycleCount(tx, t)) };
-    }
-    return { kind: t.kind, t, setup: nextChouetteGame(t.setup, t.state) };
+  /** The setup of the table's next game, from its history (R3.4, R3.5, R3.2, R4.4, R5.8, R8.5). */
+  private async nextGame<K extends TableKind>(tx: Reads, locked: Locked<K>): Promise<NextGame<K>> {
+    const { kind, t } = locked;
+    const engine = engineFor(kind);
+    const read = await readFor(this.tables, tx, t, engine.needs.next(t.setup));
+    return { kind, t, setup: engine.nextGame(t, read) };
   }
 
   start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
     return this.commands.run(cmd, 201, async (tx) => {
-      const { t, session: s } = await this.locked(tx, auth, kind, id, null);
+      const locked = await this.locked(tx, auth, kind, id, null);
+      const { t } = locked;
       checkVersion(ifMatch, t.version);
-      const session = this.sessions.check(t.sessionId, s);
+      const session = this.sessions.check(t.sessionId, locked.session);
       assertNoGameInProgress(t);
       const before = tableFace(t, null);
-      const next = await this.nextGame(tx, t);
+      const next = await this.nextGame(tx, locked);
       const now = new Date();
       const played = started(next, auth.clubId, dto, now);
       t.nextGameNo += 1;
-      const finished = played.state.status === 'finished' ? await this.finish(tx, played, session, now) : null;
+      const finished = played.state.status === 'finished' ? await this.outcomes.finish(tx, played, session, now) : null;
       if (!finished) t.currentGameNo = played.game.gameNo;
       const view = await this.viewIfChanged(tx, t, before, finished ? null : played.game, session);
       // The writes, with the COMMIT.
-      const posted = finished ? await this.settle(tx, played, session, now, finished) : [];
+      const posted = finished ? await this.outcomes.settle(tx, played, session, now, finished) : [];
       this.tables.insertGame(tx, played.game);
       const saved = this.tables.save(tx, t);
       const game = this.dto(played.game, played, posted);
@@ -230,14 +97,14 @@ export class GamesService {
       const { t, game } = next;
       const now = new Date();
       game.actions = [...game.actions, stored(dto, game.actions.length + 1, now)];
-      const finished = next.state.status === 'finished' ? await this.finish(tx, next, session, now) : null;
+      const finished = next.state.status === 'finished' ? await this.outcomes.finish(tx, next, session, now) : null;
       if (finished) t.currentGameNo = null;
       const view = await this.viewIfChanged(tx, t, before, finished ? null : game, session);
       // The writes, with the COMMIT.
       let posted: LedgerEntryEntity[] = [];
       let table = t;
       if (finished) {
-        posted = await this.settle(tx, next, session, now, finished);
+        posted = await this.outcomes.settle(tx, next, session, now, finished);
         table = this.tables.save(tx, t);
       }
       const saved = this.tables.saveGame(tx, game);
@@ -309,61 +176,24 @@ export class GamesService {
     assertVoidable(t, gameNo, game.status);
     const latest = await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id);
     assertLatestFinishedGame(gameNo, latest);
-    if (tg.kind === 'match') assertGameIsLatestResult(gameNo, latestResultOf(tg.t.state, latest));
     const before = tableFace(t, null);
     const now = new Date();
     const original = await this.ledger.forGame(tx, auth.clubId, t.id, gameNo);
-    const reversing: NewEntry[] = original.filter((e) => e.kind !== 'void').map((e) => ({ from: e.toParty, to: e.fromParty, amountMinor: minorFromDb(e.amountMinor), kind: 'void' }));
-    // A match's history (a money table's points) without this game, read before the writes below (which go with the COMMIT).
-    const finishedBefore = tg.kind !== 'chouette' ? await this.tables.finishedGames(tx, auth.clubId, t.id) : [];
+    // Decided from reads done before the writes below (which go with the COMMIT).
+    const { reversing, reopened } = await this.outcomes.decideVoid(tx, tg, original, latest, now);
     game.status = 'voided';
     game.voidedAt = now;
     game.voidReason = reason;
     game.voidedBy = auth.keyId;
-    let rating: RatingChange | undefined;
-    let hookWrites: HookWrites | undefined;
-    // What the game (and a match it ended) counted in the players' statistics, taken back.
-    const stats: StatsChange = { games: [{ t, game }], matches: [] };
-    if (tg.kind === 'match') {
-      const match = tg.t;
-      const finished = finishedBefore.filter((g) => g.gameNo !== gameNo);
-      const score = scoreOf(match.setup, finished, match.state);
-      if (match.status === 'finished' && score.status !== 'finished') {
-        const ended = scoreOf(match.setup, finishedBefore, match.state).winnerSide;
-        if (ended !== null) stats.matches.push({ t: match, winnerSide: ended });
-        // R7.1: the match is open again, so its rating change is taken back (the players read and locked now).
-        rating = await this.ratings.unrate(tx, auth.clubId, ratingsOf(match));
-        match.state = { ...match.state, ratings: [] };
-        // R9.10: a tournament may refuse it, or take back the pairing it fed.
-        hookWrites = await this.hooks.prepare(tx, { match: { ...match, status: score.status }, kind: 'reopened', score, at: now });
-      }
-      match.status = score.status;
-    } else if (tg.kind === 'money') {
-      // R4.4: voiding the game that reached the lead reopens the table.
-      const table = tg.t;
-      table.status = moneyLeadReached(
-        table.setup,
-        finishedBefore.filter((g) => g.gameNo !== gameNo),
-      )
-        ? 'finished'
-        : 'in-progress';
-    } else if (tg.kind === 'chouette') {
-      // R6.3: seats and partner as before the game; who joined or left since stays joined or gone.
-      const chouette = tg.t;
-      chouette.state = { ...chouette.state, seats: chouetteSeatsAfterVoid(tg.game.setup.seatsBefore, chouette.state.seats, chouette.setup.rules) };
-    }
     // The table as answered after the void (read now, before the writes); announced when a client sees it change.
     const view: TableView = { ...(await this.tables.view(tx, t, answerDerivesFromGames(t.kind))), currency: session?.currency ?? null };
     const changed = tableFace(t, null) !== before;
     // The writes, with the COMMIT.
-    const posted = session ? await this.ledger.post(tx, auth.clubId, session, t.id, gameNo, reversing, now, { players: game.players, delta: -1 }) : [];
-    if (rating) this.ratings.apply(tx, auth.clubId, rating);
-    const hookEvents = hookWrites?.() ?? [];
-    this.stats.apply(tx, auth.clubId, stats, -1);
+    const { posted, hookEvents } = await this.outcomes.settleVoid(tx, t, game, session, reversing, reopened, now);
     const table = this.tables.save(tx, t);
     const saved = this.tables.saveGame(tx, game);
     const answer = this.dto(saved, stateOf(tg.kind, tg.game), [...original, ...posted]);
-    this.announce(tx, table, saved, changed ? view : null, posted, gameEvents(['game.voided'], t, answer), rating, hookEvents);
+    this.announce(tx, table, saved, changed ? view : null, posted, gameEvents(['game.voided'], t, answer), reopened.rating, hookEvents);
     const shown = tableView(table, { games: gamesWith(view.games, gameSummary(saved)), nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, null);
     return { game: answer, table: shown };
   }
@@ -411,71 +241,6 @@ export class GamesService {
   }
 
   /**
-   * A game has just finished: its result, its money (R4.2, R3.8, R6.4), the end of its
-   * match (rated, R7.1) or of its money table (R4.4), a chouette's rotation (R5.7, R5.9).
-   * Reads (and changes the game and table it is given) but writes nothing: `settle`
-   * writes what it decided, once the command's reads are done.
-   */
-  private async finish(tx: Tx, played: Played, session: SessionEntity | null, now: Date): Promise<Finished> {
-    const { t, game } = played;
-    game.status = 'finished';
-    game.endedAt = now;
-    game.result = played.state.result ? { ...played.state.result } : null;
-    let postings: Posting[] = [];
-    let rating: RatingChange | undefined;
-    if (played.kind === 'chouette') {
-      const { t: table, game: chouetteGame, state } = played;
-      game.points = null;
-      game.winnerSide = chouetteWinnerSide(state);
-      postings = chouettePostings(table.setup, chouetteGame.setup, state, session?.rakeBp ?? 0);
-      // R5.7/R5.9: rotate from the seats the game was played with.
-      table.state = { ...table.state, seats: chouetteSeatsAfter(chouetteGame.setup, state, table.setup.rules) };
-    } else {
-      game.points = played.state.points;
-      game.winnerSide = played.state.winnerSide;
-    }
-    if (played.kind === 'money') {
-      const { t: table, state } = played;
-      postings = moneyPostings(state, table.setup.stakeMinor, session?.rakeBp ?? 0);
-      if (table.setup.rules.stopAtLead !== undefined && table.setup.rules.stopAtLead !== null) {
-        // R4.4: the table is finished once a player's lead reaches stopAtLead.
-        const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
-        const games = [...finished.filter((g) => g.gameNo !== game.gameNo), { winnerSide: state.winnerSide, points: state.points }];
-        if (moneyLeadReached(table.setup, games)) table.status = 'finished';
-      }
-    } else if (played.kind === 'match') {
-      const { t: match, state } = played;
-      const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
-      // R8.3: a draw scores nothing, so it is not in the match's history.
-      const thisGame = state.winnerSide === null ? [] : [{ gameNo: game.gameNo, winnerSide: state.winnerSide, points: state.points as number }];
-      const history = [...finished.filter((g) => g.gameNo !== game.gameNo), ...thisGame];
-      const score = scoreOf(match.setup, history, match.state);
-      if (score.status === 'finished' && score.winnerSide !== null) {
-        match.status = 'finished';
-        postings = matchStakePostings(match.setup, score.winnerSide, match.stakeMinor === null ? null : minorFromDb(match.stakeMinor));
-        // R7.1: the finished match rates its players (their rows read and locked now); kept on the match for a void.
-        rating = await this.ratings.rate(tx, match.clubId, match, score.winnerSide);
-        match.state = { ...match.state, ratings: rating.applied };
-        const hookWrites = await this.hooks.prepare(tx, { match, kind: 'ended', score, at: now });
-        return { postings, rating, matchWinnerSide: score.winnerSide, hookWrites };
-      }
-    }
-    return { postings, rating };
-  }
-
-  /** Writes what `finish` decided (with the COMMIT): the rating change and the game's ledger entries. */
-  private async settle(tx: Tx, played: Played, session: SessionEntity | null, now: Date, finished: Finished): Promise<LedgerEntryEntity[]> {
-    const { t, game } = played;
-    if (finished.rating) this.ratings.apply(tx, t.clubId, finished.rating);
-    finished.hookEvents = finished.hookWrites?.() ?? [];
-    // The players' statistics: the game, and the match it ended.
-    const matches = played.kind === 'match' && finished.matchWinnerSide !== undefined ? [{ t: played.t, winnerSide: finished.matchWinnerSide }] : [];
-    this.stats.apply(tx, t.clubId, { games: [{ t, game }], matches }, 1);
-    if (!session) return [];
-    return this.ledger.post(tx, t.clubId, session, t.id, game.gameNo, finished.postings, now, { players: game.players, delta: 1 });
-  }
-
-  /**
    * What the table's answer reads, when the command changed what a client sees of the
    * table (its face, before and after): read now, before the command's writes.
    * `current`: the game in progress at the table after the command, or null.
@@ -485,47 +250,21 @@ export class GamesService {
     return { ...(await this.tables.view(tx, t, answerDerivesFromGames(t.kind))), currency: session?.currency ?? null };
   }
 
-  /**
-   * Emits the command's events in their order: its game's, then `table.updated` when the
-   * table changed (`view` read: the table as saved, its games with this one as it now is,
-   * its nets with what was just posted), then `rating.changed` for each player rated.
-   */
-  private announce(tx: Tx, t: StoredTable, game: StoredGame, view: TableView | null, posted: LedgerEntryEntity[], events: NewEvent[], rating?: RatingChange, after: NewEvent[] = []): void {
-    if (view) {
-      const games = gamesWith(view.games, gameSummary(game));
-      const data = tableView(t, { games, nets: netsWith(view.nets, posted), players: view.players, currency: view.currency }, game.status === 'in-progress' ? game : null);
-      events.push(tableUpdated(t, data, game.gameNo));
-    }
-    if (rating) events.push(...ratingEvents(t.sessionId, rating));
-    // What followed the match's end (a tournament's draw), after the match's own events.
-    events.push(...after);
-    this.outbox.emit(tx, t.clubId, ...events);
+  /** Emits the command's events (`commandEvents`): its game's, `table.updated` when `view` was read, then the ratings' and the hooks'. */
+  private announce(
+    tx: Tx,
+    t: StoredTable,
+    game: StoredGame,
+    view: TableView | null,
+    posted: LedgerEntryEntity[],
+    events: NewEvent[],
+    rating?: RatingChange | null,
+    after: NewEvent[] = [],
+  ): void {
+    this.outbox.emit(tx, t.clubId, ...commandEvents(t, game, view, posted, events, rating, after));
   }
 
   dto(g: StoredGame, played: KindState, entries: LedgerEntryEntity[]): GameDto {
-    const { state } = played;
-    return {
-      gameNo: g.gameNo,
-      variant: gameVariantOf(g),
-      status: g.status,
-      crawford: played.kind === 'chouette' ? false : played.state.crawford,
-      automaticDoubles: g.automaticDoubles,
-      cubes: state.cubes.map((c) => ({
-        member: c.member,
-        value: c.value,
-        owner: c.owner,
-        status: c.status,
-        pending: c.pending ? { by: c.pending.by, value: c.pending.value, kind: c.pending.kind } : null,
-      })),
-      actions: g.actions.map((a) => ({ ...a, cube: a.cube ?? null })),
-      result: g.status === 'in-progress' ? null : state.result ? { ...state.result } : null,
-      points: played.kind === 'chouette' ? null : played.state.points,
-      winnerSide: played.kind === 'chouette' ? chouetteWinnerSide(played.state) : (played.state.winnerSide ?? null),
-      payouts: entries.map((e) => ({ from: e.fromParty, to: e.toParty, amountMinor: minorFromDb(e.amountMinor), kind: e.kind })),
-      startedAt: g.startedAt.toISOString(),
-      endedAt: isoOrNull(g.endedAt),
-      voided: g.voidedAt ? { at: g.voidedAt.toISOString(), reason: g.voidReason ?? '', by: g.voidedBy ?? '' } : null,
-      version: g.version,
-    };
+    return gameDto(g, played, entries);
   }
 }

@@ -6,16 +6,31 @@ import { CommandContext, Replayed } from '../common/command';
 import { checkVersion } from '../common/request';
 import { Commands } from '../commands/commands.service';
 import type { Tx } from '../db/tx';
-import { MatchScore, matchEndIsRated } from '../domain/match';
+import type { MatchScore } from '../domain/match';
 import { assertForfeitable, assertMatchNotOver, assertMatchVoidable, assertPenaltyBetweenGames } from '../domain/table-commands';
 import type { SideIndex } from '../domain/types';
 import { arrivalPenalty } from '../domain/tournament';
-import { LedgerEntryEntity, LedgerRepository, minorFromDb, NewEntry } from '../ledger';
+import { LedgerRepository, NewEntry } from '../ledger';
 import type { NewEvent } from '../outbox/event-types';
 import { Outbox } from '../outbox/outbox';
 import { RatingChange, ratingEvents, RatingsService } from '../ratings';
 import { SessionEntity } from '../sessions';
-import { latestResultOf, matchStakePostings, ratingsOf, scoreOf, StoredForfeit, StoredPenalty, StoredVoid } from './engines';
+import {
+  addForfeit,
+  addPenalty,
+  endMatch,
+  endNeedsFinishedCount,
+  latestResultOf,
+  MatchReopening,
+  MatchTableState,
+  reopenMatch,
+  scoreOf,
+  stakeReversal,
+  TableStatus,
+  voidPenaltyOrForfeit,
+} from './engines';
+import { MatchEnds } from './match-ends';
+import { postedOf, stakeOf } from './played';
 import { GameStats } from './game-stats';
 import { GamesService, stateOf } from './games.service';
 import { decodeGame, MatchTableRow, StoredGame } from './stored-state';
@@ -60,6 +75,7 @@ export class MatchResultsService {
     private readonly stats: GameStats,
     private readonly games: GamesService,
     private readonly hooks: MatchEndHooks,
+    private readonly ends: MatchEnds,
   ) {}
 
   private async lockMatch(tx: Tx, auth: KeyAuth, id: string): Promise<{ t: MatchTableRow; session: SessionEntity | null }> {
@@ -112,9 +128,7 @@ export class MatchResultsService {
     const finished = await this.tables.finishedGames(tx, t.clubId, t.id);
     assertMatchNotOver(scoreOf(t.setup, finished, t.state).status);
     const now = new Date();
-    const penalties = t.state.penalties ?? [];
-    const p: StoredPenalty = { seq: penalties.length + 1, side: dto.side, points: dto.points, reason: dto.reason, afterGameNo: t.nextGameNo - 1, at: now.toISOString() };
-    t.state = { ...t.state, penalties: [...penalties, p] };
+    t.state = addPenalty(t.state, dto, t.nextGameNo - 1, now);
     const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state), now);
     return this.write(tx, t, session, change, now, null);
   }
@@ -145,17 +159,7 @@ export class MatchResultsService {
       }
       t.currentGameNo = null;
     }
-    const forfeits = t.state.forfeits ?? [];
-    const f: StoredForfeit = {
-      seq: forfeits.length + 1,
-      side: dto.side,
-      reason: dto.reason,
-      note: dto.note ?? null,
-      afterGameNo: t.nextGameNo - 1,
-      abandonedGameNo: abandoned?.gameNo ?? null,
-      at: now.toISOString(),
-    };
-    t.state = { ...t.state, forfeits: [...forfeits, f] };
+    t.state = addForfeit(t.state, { side: dto.side, reason: dto.reason, note: dto.note ?? null }, t.nextGameNo - 1, abandoned?.gameNo ?? null, now);
     const change = await this.ended(tx, t, scoreOf(t.setup, finished, t.state), now);
     return this.write(tx, t, session, change, now, abandoned);
   }
@@ -178,46 +182,34 @@ export class MatchResultsService {
       const finished = await this.tables.finishedGames(tx, auth.clubId, t.id);
       const before = scoreOf(t.setup, finished, t.state);
       const now = new Date();
-      const voided: StoredVoid = { at: now.toISOString(), reason, by: auth.keyId };
-      if (latest.kind === 'penalty') {
-        t.state = { ...t.state, penalties: (t.state.penalties ?? []).map((p) => (p.seq === latest.seq ? { ...p, voided } : p)) };
-      } else {
-        t.state = { ...t.state, forfeits: (t.state.forfeits ?? []).map((f) => (f.seq === latest.seq ? { ...f, voided } : f)) };
-      }
-      const after = scoreOf(t.setup, finished, t.state);
-      const change = before.status === 'finished' && after.status !== 'finished' ? await this.reopened(tx, t, before, after, now) : NO_CHANGE;
+      t.state = voidPenaltyOrForfeit(t.state, latest, { at: now.toISOString(), reason, by: auth.keyId });
+      const reopened = reopenMatch(t, before, scoreOf(t.setup, finished, t.state));
+      const change = reopened.matchReopened ? await this.reopened(tx, t, reopened.matchReopened, reopened, now) : NO_CHANGE;
       return this.write(tx, t, session, change, now, null);
     });
   }
 
-  /** A match that the change has just ended: rated (R7.1, unless a forfeit with no finished game, R3.9), counted, its stake due (R3.8). Reads only. */
+  /** A match that the change has just ended (the domain's `endMatch`): rated (R7.1, unless a forfeit with no finished game, R3.9), counted, its stake due (R3.8). Reads only. */
   private async ended(tx: Tx, t: MatchTableRow, score: MatchScore, now: Date): Promise<EndChange> {
-    if (score.status !== 'finished' || score.winnerSide === null || score.endedBy === null) return NO_CHANGE;
+    const finishedGames = endNeedsFinishedCount(score) ? await this.tables.finishedGameCount(tx, t.clubId, t.id) : 0;
+    const ending = endMatch(t.setup, stakeOf(t), score, finishedGames);
+    if (!ending) return NO_CHANGE;
     t.status = 'finished';
-    let rating: RatingChange | null = null;
-    if (matchEndIsRated(score.endedBy, await this.tables.finishedGameCount(tx, t.clubId, t.id))) {
-      // R7.1: its players read and locked now, the update deferred; the change kept on the match for a void.
-      rating = await this.ratings.rate(tx, t.clubId, t, score.winnerSide);
-      t.state = { ...t.state, ratings: rating.applied };
-    } else {
-      // Kept as "rated for nobody", which the rebuild of players.rated_matches reads.
-      t.state = { ...t.state, ratings: [] };
-    }
-    const entries = matchStakePostings(t.setup, score.winnerSide, t.stakeMinor === null ? null : minorFromDb(t.stakeMinor));
-    const hookWrites = await this.hooks.prepare(tx, { match: t, kind: 'ended', score, at: now });
-    return { rating, stats: { winnerSide: score.winnerSide, sign: 1 }, entries, hookWrites };
+    const { rating, hookWrites } = await this.ends.ended(tx, t, ending, now);
+    return { rating, stats: { winnerSide: ending.winnerSide, sign: 1 }, entries: ending.postings, hookWrites };
   }
 
-  /** A finished match that the void reopens: its rating change, statistics and stake taken back. Reads only. */
-  private async reopened(tx: Tx, t: MatchTableRow, before: MatchScore, after: MatchScore, now: Date): Promise<EndChange> {
-    t.status = 'in-progress';
+  /** A finished match that the void reopens (the domain's `reopenMatch`): its rating change, statistics and stake taken back. Reads only. */
+  private async reopened(tx: Tx, t: MatchTableRow, reopening: MatchReopening, after: { status: TableStatus; state: MatchTableState }, now: Date): Promise<EndChange> {
+    const { score, winnerSide, unrate } = reopening;
+    t.status = after.status;
+    t.state = after.state;
     // R9.10: a tournament may refuse it (a later match of its players has begun) or take back the pairing it fed.
-    const hookWrites = await this.hooks.prepare(tx, { match: t, kind: 'reopened', score: after, at: now });
-    const rating = await this.ratings.unrate(tx, t.clubId, ratingsOf(t));
-    t.state = { ...t.state, ratings: [] };
+    const hookWrites = await this.hooks.prepare(tx, { match: t, kind: 'reopened', score, at: now });
+    const rating = await this.ratings.unrate(tx, t.clubId, unrate);
     // R3.8: the stake paid when a penalty or forfeit ended it (entries of no game), less what was already reversed.
-    const entries = t.sessionId ? outstanding(await this.ledger.stakeEntries(tx, t.clubId, t.id)) : [];
-    return { rating, stats: before.winnerSide === null ? null : { winnerSide: before.winnerSide, sign: -1 }, entries, hookWrites };
+    const entries = t.sessionId ? stakeReversal((await this.ledger.stakeEntries(tx, t.clubId, t.id)).map(postedOf)) : [];
+    return { rating, stats: winnerSide === null ? null : { winnerSide, sign: -1 }, entries, hookWrites };
   }
 
   /** The command's writes (with the COMMIT), its events and its answer: the match after it. */
@@ -243,22 +235,4 @@ export class MatchResultsService {
     this.outbox.emit(tx, t.clubId, ...events);
     return match;
   }
-}
-
-/** The reversal of what `entries` still move between parties (stakes posted, less the voids already posted against them). */
-function outstanding(entries: LedgerEntryEntity[]): NewEntry[] {
-  const net = new Map<string, bigint>();
-  for (const e of entries) {
-    const amount = BigInt(e.amountMinor);
-    const [from, to, signed] = e.fromParty < e.toParty ? [e.fromParty, e.toParty, amount] : [e.toParty, e.fromParty, -amount];
-    const key = `${from}\u0000${to}`;
-    net.set(key, (net.get(key) ?? 0n) + signed);
-  }
-  const out: NewEntry[] = [];
-  for (const [key, n] of [...net.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const [a, b] = key.split('\u0000');
-    if (n > 0n) out.push({ from: b, to: a, amountMinor: Number(n), kind: 'void' });
-    if (n < 0n) out.push({ from: a, to: b, amountMinor: Number(-n), kind: 'void' });
-  }
-  return out;
 }

@@ -7,6 +7,8 @@ import { ChouetteGamesController, MatchGamesController, MoneyGamesGamesControlle
 import { GamesService } from './games.service';
 import { MatchResultsService } from './match-results.service';
 import { MatchEndHooks } from './match-end-hooks';
+import { MatchEnds } from './match-ends';
+import { GameOutcomes } from './game-outcomes';
 import { SessionGate } from './table-context';
 import { MatchesController, MoneyGamesController } from './tables.controller';
 import { TablesRepository } from './tables.repository';
@@ -20,7 +22,7 @@ import { TablesService } from './tables.service';
   imports: [LedgerModule, RatingsModule],
   // In this order: the OpenAPI document lists the routes as they are registered.
   controllers: [MatchesController, MatchGamesController, MoneyGamesController, MoneyGamesGamesController, ChouettesController, ChouetteGamesController],
-  providers: [TablesRepository, SessionGate, TablesService, GamesService, MatchResultsService, ChouettesService, MatchEndHooks],
+  providers: [TablesRepository, SessionGate, TablesService, GamesService, GameOutcomes, MatchResultsService, ChouettesService, MatchEndHooks, MatchEnds],
   exports: [TablesRepository, SessionGate, MatchEndHooks, MatchResultsService, TablesService, ChouettesService, GamesService],
 })
 export class TablesModule {}

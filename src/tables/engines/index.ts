@@ -1,24 +1,22 @@
 /**
- * Glue between stored tables and the pure rules of src/domain, one module per kind of
- * table (match.ts, money.ts, chouette.ts): which game comes next, how an action log
- * replays, what a finished game posts to the ledger, who plays. Here: the types each kind
- * keeps and plays, and the engine of a kind. No I/O.
- *
- * What every kind shares (the Engine interface, Posting, rakePostings) is defined in
- * engine.ts, which the kinds import, and exported from here with the rest.
+ * The kinds of table and their engines: the types each kind keeps and plays, and the
+ * engine of a kind, through which the services dispatch. The engines are the domain's,
+ * one module per kind (src/domain/match-table.ts, money-table.ts, chouette-table.ts;
+ * what they share in table-engine.ts): which game comes next, how an action log replays,
+ * what a game's finish or void decides, who plays. Exported from here with the rest. No I/O.
  */
 import type { TableKind as DomainTableKind } from '../../domain/table-kinds';
 import type { GameSetup, GameState } from '../../domain/game';
 import type { ChouetteGameState } from '../../domain/chouette';
-import { ChouetteTableSetup, ChouetteTableState, chouetteEngine, StoredChouetteGame } from './chouette';
-import type { Engine } from './engine';
-import { MatchTableSetup, MatchTableState, matchEngine } from './match';
-import { moneyEngine, MoneyTableSetup, MoneyTableState } from './money';
+import { ChouetteTableSetup, ChouetteTableState, chouetteEngine, StoredChouetteGame } from '../../domain/chouette-table';
+import type { Engine } from '../../domain/table-engine';
+import { MatchTableSetup, MatchTableState, matchEngine } from '../../domain/match-table';
+import { moneyEngine, MoneyTableSetup, MoneyTableState } from '../../domain/money-table';
 
-export * from './engine';
-export * from './match';
-export * from './money';
-export * from './chouette';
+export * from '../../domain/table-engine';
+export * from '../../domain/match-table';
+export * from '../../domain/money-table';
+export * from '../../domain/chouette-table';
 
 /** A table's `setup` column, by the table's kind. */
 export interface TableSetups {
@@ -52,7 +50,7 @@ export interface GameStates {
 export type TableKind = DomainTableKind;
 
 /** The engine of one kind of table, over that kind's types. */
-export type KindEngine<K extends TableKind> = Engine<TableSetups[K], GameSetups[K], GameStates[K]>;
+export type KindEngine<K extends TableKind> = Engine<TableSetups[K], GameSetups[K], GameStates[K], TableStates[K]>;
 
 const ENGINES: { [K in TableKind]: KindEngine<K> } = { match: matchEngine, money: moneyEngine, chouette: chouetteEngine };
 

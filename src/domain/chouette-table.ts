@@ -26,10 +26,10 @@ import {
   seatChouette,
   seatedPlayers,
   seatsAtGameStart,
-} from '../../domain/chouette';
-import type { SideIndex } from '../../domain/types';
-import { HOUSE } from '../../domain/settlement';
-import { distinctPlayers, Engine, Posting } from './engine';
+} from './chouette';
+import type { SideIndex } from './types';
+import { HOUSE } from './settlement';
+import { distinctPlayers, Engine, FinishInput, GameFinished, GameVoided, NOTHING_NEEDED, Posting, reversingEntries, TableFacts, VoidInput } from './table-engine';
 
 /** A chouette's `setup` column: the settings and stakes fixed at creation (R5.11, R5.12). */
 export interface ChouetteTableSetup {
@@ -128,9 +128,38 @@ export function chouettePlayers(game: StoredChouetteGame): string[] {
   return distinctPlayers([seats.box, seats.partner, ...seats.line]);
 }
 
-export const chouetteEngine: Engine<ChouetteTableSetup, StoredChouetteGame, ChouetteGameState> = {
+/** R5.5, R5.9, R6.4: a finished chouette game's payouts and rake; R5.7: the seats rotate from those it was played with. */
+export function finishChouetteGame(input: FinishInput<ChouetteTableSetup, ChouetteTableState, StoredChouetteGame, ChouetteGameState>): GameFinished<ChouetteTableState> {
+  const { table, game, state } = input;
+  return {
+    points: null,
+    winnerSide: chouetteWinnerSide(state),
+    status: table.status,
+    state: { ...table.state, seats: chouetteSeatsAfter(game.setup, state, table.setup.rules) },
+    postings: chouettePostings(table.setup, game.setup, state, input.rakeBp),
+    matchEnded: null,
+  };
+}
+
+/** R6.3: the game's entries reversed; seats and partner as before the game, who joined or left since staying joined or gone. */
+export function voidChouetteGame(input: VoidInput<ChouetteTableSetup, ChouetteTableState, StoredChouetteGame>): GameVoided<ChouetteTableState> {
+  const { table, game } = input;
+  return {
+    status: table.status,
+    state: { ...table.state, seats: chouetteSeatsAfterVoid(game.setup.seatsBefore, table.state.seats, table.setup.rules) },
+    reversing: reversingEntries(input.posted),
+    matchReopened: null,
+  };
+}
+
+export const chouetteEngine: Engine<ChouetteTableSetup, StoredChouetteGame, ChouetteGameState, ChouetteTableState> = {
   players: (_table, game) => chouettePlayers(game),
   start: (game, automaticDoubles) => newChouetteGame(game.setup, automaticDoubles),
   apply: (game, state, action) => applyChouetteAction(game.setup, state, action),
   replay: (game, actions, automaticDoubles) => replayChouetteGame(game.setup, actions, automaticDoubles),
+  needs: { next: () => NOTHING_NEEDED, finish: () => NOTHING_NEEDED, void: () => NOTHING_NEEDED },
+  nextGame: (table: TableFacts<ChouetteTableSetup, ChouetteTableState>) => nextChouetteGame(table.setup, table.state),
+  finishGame: finishChouetteGame,
+  voidGame: voidChouetteGame,
+  shown: (state) => ({ crawford: false, points: null, winnerSide: chouetteWinnerSide(state) }),
 };

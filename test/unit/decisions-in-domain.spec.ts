@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ErrorCode, statusOf } from '../../src/common/error-codes';
+
+const ROOT = join(__dirname, '..', '..');
+const SRC = join(ROOT, 'src');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sources(path);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** Each code line of the files (comment lines left out), where it is. */
+function codeLines(files: string[]): Array<{ line: string; where: string }> {
+  return files.flatMap((f) =>
+    readFileSync(f, 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line: line.trim(), where: `${relative(ROOT, f)}:${i + 1}` }))
+      .filter(({ line }) => !line.startsWith('//') && !line.startsWith('*') && !line.startsWith('/*')),
+  );
+}
+
+function matching(files: string[], test: (line: string) => boolean): string[] {
+  return codeLines(files)
+    .filter(({ line }) => test(line))
+    .map(({ where, line }) => `${where}: ${line}`);
+}
+
+const outsideDomain = () => sources(SRC).filter((f) => !relative(SRC, f).startsWith('domain'));
+const services = () => sources(SRC).filter((f) => f.endsWith('.service.ts'));
+
+/**
+ * Where the HTTP layer names a rule without deciding it: the database's CHECK on each
+ * party's money (R6.2) refused the write, and the renderer answers it with the domain's code.
+ */
+const RENDERED_NOT_DECIDED = ['src/common/problem.ts'];
+
+/**
+ * A branch on a table's kind: `kind ===`/`!==` (or `==`) against one of the kinds, either
+ * way round, or a `case` on one. A service dispatches through the engine of the kind
+ * (src/tables/engines: engineFor) instead.
+ */
+const KIND_BRANCH = /\bkind\s*[!=]==?\s*'(match|money|chouette)'|'(match|money|chouette)'\s*[!=]==?\s*[\w.]*\bkind\b|\bcase\s+'(match|money|chouette)'\s*:/;
+
+/**
+ * Money arithmetic: a bigint made or written (`BigInt(`, a literal such as `0n`), or an
+ * operator next to a money field (a name ending in `Minor`, amounts in minor units, or
+ * `Bp`, a rate in basis points: a rake percentage). Services pass such values along;
+ * sums, differences and percentages are the domain's (R6.4, R6.6). Comparisons
+ * (`===`, `<`) and plain assignment are not arithmetic.
+ */
+const MONEY_ARITHMETIC = /\bBigInt\(|\b\d+n\b|\b\w*(Minor|Bp)\b\s*(\+|-|\*|\/|%)(?![=>])|(?<![=!<>])(\+|-|\*|\/|%)=?\s*[\w.]*(Minor|Bp)\b(?!\s*:)/;
+
+/**
+ * The 422 refusals a service raises itself, which are not rules of the rule book but
+ * checks of the HTTP layer on things outside the game: the webhook address policy, the
+ * club's last owner key, a match the .mat format cannot hold, a key reused with another
+ * request, a reference to something of another club.
+ */
+const HTTP_LAYER_422: readonly ErrorCode[] = [
+  ErrorCode.WEBHOOK_URL_PRIVATE,
+  ErrorCode.WEBHOOK_URL_UNRESOLVABLE,
+  ErrorCode.WEBHOOK_LIMIT_REACHED,
+  ErrorCode.LAST_OWNER_KEY,
+  ErrorCode.EXPORT_NOT_POSSIBLE,
+  ErrorCode.IDEMPOTENCY_KEY_REUSED,
+  ErrorCode.REFERENCE_NOT_FOUND,
+];
+
+/** An ApiError (or field errors) a service raises with a code answered 422 that is not one of HTTP_LAYER_422. */
+function raises422(line: string): boolean {
+  return [...line.matchAll(/(?:new ApiError|fieldErrors)\(\s*ErrorCode\.(\w+)/g)].some((m) => {
+    const code = ErrorCode[m[1] as keyof typeof ErrorCode];
+    return code !== undefined && statusOf(code) === 422 && !HTTP_LAYER_422.includes(code);
+  });
+}
+
+describe('decisions in the domain', () => {
+  it('refusals by the rules are decided in src/domain only: services and repositories call its functions', () => {
+    const files = outsideDomain().filter((f) => !RENDERED_NOT_DECIDED.includes(relative(ROOT, f)));
+    expect(matching(files, (line) => /\brefuse\(|new RuleViolation\(|\{ rule: '/.test(line))).toEqual([]);
+  });
+
+  it('no service raises a 422 of its own: the rules refuse through the domain', () => {
+    expect(matching(services(), raises422)).toEqual([]);
+  });
+
+  it('no service branches on the kind of a table: each kind has its engine', () => {
+    expect(matching(services(), (line) => KIND_BRANCH.test(line))).toEqual([]);
+  });
+
+  it("no service does money arithmetic: rake, postings, reversals and balances are the domain's", () => {
+    expect(matching(services(), (line) => MONEY_ARITHMETIC.test(line))).toEqual([]);
+  });
+
+  describe('the checks themselves', () => {
+    it.each([
+      ["if (t.kind === 'chouette') {", true],
+      ["played.kind !== 'match' ? a : b", true],
+      ["'money' === table.kind", true],
+      ["case 'chouette':", true],
+      ["if (latest.kind === 'penalty') {", false],
+      ["change.kind === 'ended'", false],
+    ])('a branch on a table kind: %s → %s', (line, found) => {
+      expect(KIND_BRANCH.test(line)).toBe(found);
+    });
+
+    it.each([
+      ['outstandingMinor: minorFromDb(BigInt(net) + BigInt(paid) - BigInt(received)),', true],
+      ['const rake = (netMinor * rakeBp) / 10000;', true],
+      ['total.amountMinor += e.amountMinor;', true],
+      ['if (balance !== 0n) continue;', true],
+      ['const opening = balance - closingMinor;', true],
+      ['amountMinor: minorFromDb(p.amountMinor),', false],
+      ['rakeBp: session?.rakeBp ?? 0,', false],
+      ['const stakeMinor = stakeOf(t);', false],
+      ['t.nextGameNo - 1', false],
+      ['if (stakeMinor === null) return;', false],
+    ])('money arithmetic: %s → %s', (line, found) => {
+      expect(MONEY_ARITHMETIC.test(line)).toBe(found);
+    });
+
+    it('a 422 is found by its code', () => {
+      expect(raises422("throw new ApiError(ErrorCode.VALIDATION_FAILED, 'x');")).toBe(false);
+      expect(raises422("throw new ApiError(ErrorCode.LAST_OWNER_KEY, 'x');")).toBe(false);
+    });
+  });
+});
