@@ -134,7 +134,7 @@ export class Tx implements Reads {
     const entry = this.locks.get(key);
     const state = merge(entry?.state as S | undefined);
     if (entry) entry.state = state;
-    else this.locks.set(key, { rank, state, render: render as (state: never) => ImmediateWrite });
+    else this.locks.set(key, { rank, state, render });
   }
 
   /**
