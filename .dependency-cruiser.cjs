@@ -105,8 +105,15 @@ module.exports = {
       name: 'src-not-to-test-or-bench',
       severity: 'error',
       comment: 'The app never imports test or benchmark code.',
-      from: { path: '^src/' },
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'specs-use-test-support-only',
+      severity: 'error',
+      comment: 'The tests inside src/ (*.spec.ts) may use the test helpers of test/support/ (kept out of the build), nothing else of test/ or bench/.',
+      from: { path: '^src/.+\\.spec\\.ts$' },
+      to: { path: '^(test|bench)/', pathNot: '^test/support/' },
     },
     {
       name: 'src-not-to-dev-dependencies',
