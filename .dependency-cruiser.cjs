@@ -97,16 +97,23 @@ module.exports = {
     {
       name: 'kernel-not-to-composition-root',
       severity: 'error',
-      comment: 'Nor the composition root at the top of src/ (app.module.ts, app.ts, entities.ts...), except the OpenAPI writer, an entry point like main.ts.',
-      from: { path: kernel, pathNot: '^src/openapi/write\\.ts$' },
+      comment: 'Nor the composition root at the top of src/ (app.module.ts, app.ts, entities.ts...).',
+      from: { path: kernel },
       to: { path: '^src/[^/]+\\.ts$', pathNot: kernel },
     },
     {
       name: 'src-not-to-test-or-bench',
       severity: 'error',
       comment: 'The app never imports test or benchmark code.',
-      from: { path: '^src/' },
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'specs-use-test-support-only',
+      severity: 'error',
+      comment: 'The tests inside src/ (*.spec.ts) may use the test helpers of test/support/ (kept out of the build), nothing else of test/ or bench/.',
+      from: { path: '^src/.+\\.spec\\.ts$' },
+      to: { path: '^(test|bench)/', pathNot: '^test/support/' },
     },
     {
       name: 'src-not-to-dev-dependencies',
@@ -129,7 +136,7 @@ module.exports = {
       from: {
         orphan: true,
         // The board page's script runs in the browser, served as a file.
-        pathNot: ['\\.d\\.ts$', '^src/main\\.ts$', '^src/openapi/write\\.ts$', '^src/boards/page/board\\.js$'],
+        pathNot: ['\\.d\\.ts$', '^src/main\\.ts$', '^src/openapi-write\\.ts$', '^src/boards/page/board\\.js$'],
       },
       to: {},
     },

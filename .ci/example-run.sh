@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's first evening, as a newcomer runs it: `npm start` (embedded PostgreSQL, its
+# The tutorial's first evening (docs/tutorial.md), as a newcomer runs it: `npm start` (embedded PostgreSQL, its
 # data in a throwaway DATA_DIR, on free ports), wait for GET /health, run
 # examples/first-evening.mjs against it, check the read models against a rebuild
 # (npm run rebuild-read-models -- --check), then stop the service with SIGTERM and wait for it.

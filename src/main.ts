@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     setInterval(() => process.ppid !== parent && void stop('npm exited'), 1000).unref();
   }
 
-  // The owner migrates; the app serves as a member of bgclub_app (README: Database roles).
+  // The owner migrates; the app serves as a member of bgclub_app (docs/operations.md: Database roles).
   const ownerUrl = embedded ? url : (config.migrationDatabaseUrl ?? url);
   const applied = await migrate(ownerUrl).catch((e) => {
     throw explainMigrationFailure(e, embedded !== null || config.migrationDatabaseUrl !== null);

@@ -14,7 +14,7 @@ describe('OpenAPI document', () => {
   afterAll(() => t.close());
 
   it('is committed exactly as the code generates it (run `npm run openapi` after changing the API)', () => {
-    const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'src', 'openapi', 'write.js'), '--check'], { cwd: ROOT, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'src', 'openapi-write.js'), '--check'], { cwd: ROOT, encoding: 'utf8' });
     expect(out).toMatch(/up to date/);
   });
 

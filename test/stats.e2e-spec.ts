@@ -1,4 +1,4 @@
-import { parseCsv } from '../src/common/csv';
+import { parseCsv } from './support/csv';
 import { bearer, startApp, TestApp } from './support/app';
 import { beaver, clubWith, double, finish, pass, take } from './support/club';
 import { readModelDifferences } from './support/read-models';

@@ -1,10 +1,10 @@
 import { DataSource } from 'typeorm';
 import { TableNets1796954400000 } from '../migrations/1796954400000-TableNets';
 import { dataSourceOptions } from '../src/data-source';
-import { queryRunnerSqlClient, rebuildReadModels } from '../src/player-stats/rebuild';
+import { rebuildReadModels } from '../src/player-stats/rebuild';
 import { bearer, startApp, TestApp } from './support/app';
 import { clubWith, double, finish, pass, take } from './support/club';
-import { readModelDifferences } from './support/read-models';
+import { queryRunnerSqlClient, readModelDifferences } from './support/read-models';
 
 /**
  * A table's nets (each party's received − paid at the table) are a running total per

@@ -160,7 +160,7 @@ describe.each<PoolMode>(['session', 'transaction'])('one transaction per command
     // The same write sent at once: the same answer.
     const immediate = db.transaction(async (tx) => {
       await tx.write({ text: 'INSERT INTO probe (id) VALUES ($1)', values: [301] });
-      await tx.guarded({ text: 'UPDATE probe SET v = v + 1 WHERE id = $1 AND v = $2', values: [3, 99] });
+      await tx.guardedReturning({ text: 'UPDATE probe SET v = v + 1 WHERE id = $1 AND v = $2 RETURNING v', values: [3, 99] }, () => null);
     });
     await expect(immediate).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
     expect(await row(301)).toBeUndefined();

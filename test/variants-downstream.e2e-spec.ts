@@ -1,4 +1,4 @@
-import { parseCsv } from '../src/common/csv';
+import { parseCsv } from './support/csv';
 import { startApp, TestApp } from './support/app';
 import { rebuildReadModels } from '../src/player-stats/rebuild';
 import { clubWith, finish } from './support/club';

@@ -64,15 +64,20 @@ const LINKS_MAX = 5000;
 type BoardAnswer = Omit<BoardDto, 'board'>;
 
 /** A read of a board's scope, shared by every screen it serves. */
-interface Shared {
-  at: number;
+class Shared {
+  at = Date.now();
   /** The place in the log it reflects; null until its read has begun (a screen's `since` is then surely behind it). */
-  asOf: string | null;
-  answer: Promise<BoardAnswer>;
+  asOf: string | null = null;
   /** The answer as JSON, written once for every screen it serves. */
-  json: Promise<string> | null;
+  json: Promise<string> | null = null;
   /** The read that follows this one, for screens that have seen events after this one's place. */
-  next: Shared | null;
+  next: Shared | null = null;
+  readonly answer: Promise<BoardAnswer>;
+
+  /** `read` starts at once, given this entry. */
+  constructor(read: (entry: Shared) => Promise<BoardAnswer>) {
+    this.answer = read(this);
+  }
 }
 
 /**
@@ -207,9 +212,7 @@ export class BoardsService {
 
   /** A shared read of the scope, begun now or, after `prev`, once it has settled and the scope may read again (takeRead). */
   private startRead(scope: string, read: (asOf: string) => Promise<BoardAnswer>, prev: Shared | null): Shared {
-    const entry: Shared = { at: Date.now(), asOf: null, answer: Promise.resolve(null as unknown as BoardAnswer), json: null, next: null };
-    const keep = () => setBounded(this.shared, scope, entry, SHARED_MAX);
-    entry.answer = (async () => {
+    const entry = new Shared(async (self) => {
       if (prev) {
         await prev.answer.catch(() => undefined);
         const wait = this.takeRead(scope);
@@ -217,16 +220,16 @@ export class BoardsService {
           await new Promise((r) => setTimeout(r, wait));
           this.takeRead(scope);
         }
-        keep();
+        setBounded(this.shared, scope, self, SHARED_MAX);
       } else {
         this.takeRead(scope);
       }
-      entry.at = Date.now();
-      entry.asOf = encodeEventId(await this.events.horizon(this.db.once));
-      return read(entry.asOf);
-    })();
+      self.at = Date.now();
+      self.asOf = encodeEventId(await this.events.horizon(this.db.once));
+      return read(self.asOf);
+    });
     entry.answer.catch(() => this.shared.get(scope) === entry && this.shared.delete(scope));
-    if (!prev) keep();
+    if (!prev) setBounded(this.shared, scope, entry, SHARED_MAX);
     return entry;
   }
 

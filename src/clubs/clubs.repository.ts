@@ -11,7 +11,7 @@ const decodeClub = (r: Row): ClubEntity => {
   return {
     id: c.text('club_id'),
     name: c.text('name'),
-    currency: c.text('currency'),
+    currency: c.currency('currency'),
     timezone: c.text('timezone'),
     version: c.int('version'),
     createdAt: c.date('created_at'),

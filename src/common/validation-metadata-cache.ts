@@ -1,13 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
-/** The two lookups of class-validator's metadata storage that every validation makes, and the one call that changes their answers. */
-interface Storage {
-  getTargetValidationMetadatas(target: unknown, schema: unknown, always: boolean, strictGroups: boolean, groups?: string[]): ValidationMetadata[];
-  groupByPropertyName(metadata: ValidationMetadata[]): Record<string, ValidationMetadata[]>;
-  addValidationMetadata(metadata: ValidationMetadata): void;
-}
-
 const installed = new WeakSet<object>();
 
 /**
@@ -21,7 +14,8 @@ const installed = new WeakSet<object>();
  * class-validator and Nest's pipe, never changed.
  */
 export function cacheValidationMetadata(): void {
-  const storage = getMetadataStorage() as unknown as Storage;
+  // The two lookups every validation makes, and the one call that changes their answers, are replaced.
+  const storage = getMetadataStorage();
   if (installed.has(storage)) return;
   installed.add(storage);
   const lookup = storage.getTargetValidationMetadatas.bind(storage);

@@ -37,6 +37,16 @@ export class Columns {
     return v === null || v === undefined ? null : this.text(name);
   }
 
+  /** A currency code: a CHAR(3) column, which PostgreSQL pads with spaces, trimmed (the one place that trims it). */
+  currency(name: string): string {
+    return this.text(name).trim();
+  }
+
+  currencyOrNull(name: string): string | null {
+    const v = this.get(name);
+    return v === null || v === undefined ? null : this.currency(name);
+  }
+
   /** A text column restricted to known values (a status, a kind). */
   oneOf<T extends string>(name: string, allowed: readonly T[]): T {
     const v = this.text(name);

@@ -112,7 +112,7 @@ export async function checkAppRole(url: string, allowPrivileged: boolean, urlNam
   if (allowPrivileged) return `Warning: ${what}; serving anyway (ALLOW_PRIVILEGED_DATABASE_ROLE=1).`;
   throw new Error(
     `refusing to serve: ${what}. Connect the app as a login role that is a member of ${APP_GROUP_ROLE} and nothing else, ` +
-      `and give the owner's connection (which runs the migrations) in MIGRATION_DATABASE_URL (README: Database roles); ` +
+      `and give the owner's connection (which runs the migrations) in MIGRATION_DATABASE_URL (docs/operations.md: Database roles); ` +
       `or set ALLOW_PRIVILEGED_DATABASE_ROLE=1 to serve anyway.`,
   );
 }
@@ -122,7 +122,7 @@ export function explainMigrationFailure(e: unknown, ownerUrlGiven: boolean): Err
   const code = (e as { code?: string; driverError?: { code?: string } }).code ?? (e as { driverError?: { code?: string } }).driverError?.code;
   const message = e instanceof Error ? e.message : String(e);
   if (code === '42501' && !ownerUrlGiven) {
-    return new Error(`the migrations could not run as DATABASE_URL's role (${message}). ` + `Set MIGRATION_DATABASE_URL to the owner's connection (README: Database roles).`);
+    return new Error(`the migrations could not run as DATABASE_URL's role (${message}). ` + `Set MIGRATION_DATABASE_URL to the owner's connection (docs/operations.md: Database roles).`);
   }
   return new Error(`the migrations failed: ${message}`);
 }

@@ -33,7 +33,7 @@ export interface DeferredWrite {
   guard?: number;
 }
 
-/** A write sent now (Tx.write, Tx.guarded). */
+/** A write sent now (Tx.write, Tx.guardedReturning). */
 export interface ImmediateWrite {
   text: string;
   values: readonly unknown[];
@@ -43,7 +43,7 @@ export interface ImmediateWrite {
  * The statements of one command's transaction, in three kinds of call whose order is
  * the order they reach PostgreSQL:
  *
- * 1. `rows`/`maybeOne` (reads) and `write`/`guarded` (immediate writes) run at once, in
+ * 1. `rows`/`maybeOne` (reads) and `write`/`guardedReturning` (immediate writes) run at once, in
  *    the order called; a read sees the immediate writes before it.
  * 2. `defer` queues a write (an INSERT, or an UPDATE of a row already read and locked)
  *    and returns at once; the queue goes to PostgreSQL as one statement with the COMMIT.
@@ -80,20 +80,11 @@ export class Tx implements Reads {
     return (await this.now(w.text, w.values, options)).rowCount;
   }
 
-  /** An immediate write with RETURNING; answers its rows, decoded. */
-  async writeReturning<T>(w: ImmediateWrite, decode: Decoder<T>, options?: StatementOptions): Promise<T[]> {
-    return (await this.now(w.text, w.values, options)).rows.map((r) => decode(r as Row));
-  }
-
   /**
-   * An immediate guarded write (`UPDATE … WHERE <key> AND version = <read version>`):
-   * it must touch exactly one row, or the row moved on since it was read: 409 CONFLICT.
+   * An immediate guarded write with RETURNING (`UPDATE … WHERE <key> AND version = <read
+   * version> RETURNING …`): it must touch exactly one row, decoded, or the row moved on
+   * since it was read: 409 CONFLICT.
    */
-  async guarded(w: ImmediateWrite, options?: StatementOptions): Promise<void> {
-    if ((await this.now(w.text, w.values, options)).rowCount !== 1) throw conflict();
-  }
-
-  /** An immediate guarded write with RETURNING: exactly one row, decoded, or 409 CONFLICT. */
   async guardedReturning<T>(w: ImmediateWrite, decode: Decoder<T>, options?: StatementOptions): Promise<T> {
     const rows = (await this.now(w.text, w.values, options)).rows;
     if (rows.length !== 1) throw conflict();

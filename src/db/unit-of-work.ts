@@ -122,8 +122,7 @@ export class UnitOfWork {
       const sql = `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}; ${text}; COMMIT`;
       // Four statements in one simple-protocol message: node-postgres answers one result each.
       const config: QueryConfig & { query_timeout: number } = { text: sql, query_timeout: ms + 250 };
-      const results = (await client.query(config)) as unknown as QueryResult[];
-      return results[2].rows as Row[];
+      return resultsOf(await client.query<Row>(config))[2].rows;
     } catch (e) {
       discard = true;
       throw e;
@@ -145,4 +144,9 @@ export class UnitOfWork {
     await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000).unref()))]);
     clearTimeout(timer);
   }
+}
+
+/** The results of a query: node-postgres answers a message of several statements with one each, though its types say one. */
+function resultsOf(answer: QueryResult<Row> | QueryResult<Row>[]): QueryResult<Row>[] {
+  return Array.isArray(answer) ? answer : [answer];
 }

@@ -476,8 +476,28 @@ export const STATS_COUNTERS: ReadonlyArray<keyof StatsCounters> = [
   'resignationsRefused',
 ];
 
-/** Every counter at zero, built once from STATS_COUNTERS; zeroCounters copies it. */
-const ZERO_COUNTERS: Readonly<StatsCounters> = Object.freeze(Object.fromEntries(STATS_COUNTERS.map((k) => [k, 0])) as unknown as StatsCounters);
+/** Every counter at zero, in STATS_COUNTERS's order; zeroCounters copies it. */
+const ZERO_COUNTERS: Readonly<StatsCounters> = Object.freeze({
+  gamesPlayed: 0,
+  gamesWon: 0,
+  gamesLost: 0,
+  draws: 0,
+  pointsWon: 0,
+  pointsLost: 0,
+  gammonsWon: 0,
+  gammonsLost: 0,
+  backgammonsWon: 0,
+  backgammonsLost: 0,
+  doubles: 0,
+  takes: 0,
+  passes: 0,
+  beavers: 0,
+  matchesPlayed: 0,
+  matchesWon: 0,
+  resignationsOffered: 0,
+  resignationsAccepted: 0,
+  resignationsRefused: 0,
+});
 
 const zeroCounters = (): StatsCounters => ({ ...ZERO_COUNTERS });
 

@@ -1,5 +1,7 @@
 /**
- * Helpers shared by the domain's *.spec.ts files (not used by production code).
+ * Helpers shared by the domain's *.spec.ts files (not used by production code, and left
+ * out of the build by tsconfig.build.json). They stay beside the specs, which may import
+ * only src/domain.
  */
 import type { DomainErrorCode } from './error-codes';
 import { RuleViolation } from './errors';

@@ -2,7 +2,6 @@
 export { EventsModule } from './events.module';
 export { EventsRepository } from './events.repository';
 export type { LoggedEvent } from './events.repository';
-export { positionOf, typesOf } from './event-query';
+export { positionOf } from './event-query';
 export type { EventFilter } from './event-query';
-export { EventDto } from './events.dto';
 export { EventsService } from './events.service';

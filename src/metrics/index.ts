@@ -1,4 +1,4 @@
 /** Prometheus metrics: what the rest of the app may use of src/metrics. */
 export { Metrics } from './metrics';
 export { MetricsModule } from './metrics.module';
-export { registerMetrics, METRICS_PATH } from './metrics-route';
+export { registerMetrics } from './metrics-route';

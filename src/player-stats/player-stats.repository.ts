@@ -20,7 +20,7 @@ export class PlayerStatsRepository {
   money(tx: Reads, clubId: string, playerId: string): Promise<MoneyNet[]> {
     return tx.rows(`SELECT currency, net_minor::text AS net FROM party_volumes WHERE club_id = $1 AND party = $2 AND has_totals`, [clubId, playerId], (r) => {
       const c = cols(r);
-      return { currency: c.text('currency').trim(), netMinor: minorFromDb(c.text('net')) };
+      return { currency: c.currency('currency'), netMinor: minorFromDb(c.text('net')) };
     });
   }
 }

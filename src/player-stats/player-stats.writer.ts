@@ -12,21 +12,21 @@ import { lowerSides, playerStatsUpsert, statsGameRow } from './stats-rows';
  * counters a command adds are exactly those a rebuild from the stored game finds.
  */
 function statsRowOf({ t, game }: StatsChange['games'][number]): Row {
-  const setup = t.setup as unknown as Record<string, unknown>;
-  const gameSetup = game.setup as unknown as Record<string, unknown>;
-  const players = setup.players as unknown[] | undefined;
+  const setup = game.setup;
+  const chouette = 'seatsAtStart' in setup ? setup : null;
   const row = {
     table_id: game.tableId,
     game_no: game.gameNo,
     kind: t.kind,
-    sides: t.kind === 'chouette' ? null : (setup.sides ?? [[players?.[0] ?? null], [players?.[1] ?? null]]),
-    seats: gameSetup.seatsAtStart ?? null,
+    // A match's and a money game's setup always name their sides (their decoders check them).
+    sides: t.kind === 'chouette' ? null : t.setup.sides,
+    seats: chouette?.seatsAtStart ?? null,
     winner_side: game.winnerSide,
     result: game.result,
     points: game.points,
-    variant: gameSetup.variant ?? 'backgammon',
+    variant: ('variant' in setup ? setup.variant : undefined) ?? 'backgammon',
     actions: game.actions,
-    chouette_setup: t.kind === 'chouette' ? (gameSetup.setup ?? null) : null,
+    chouette_setup: t.kind === 'chouette' ? (chouette?.setup ?? null) : null,
     automatic_doubles: game.automaticDoubles,
   };
   // The decoder reads it as it reads the columns from the database (it copies what it keeps, changes nothing).

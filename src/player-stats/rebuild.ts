@@ -24,14 +24,6 @@ export interface SqlClient {
   query(text: string, values?: unknown[]): Promise<Row[]>;
 }
 
-/** A TypeORM QueryRunner (whose query answers a SELECT's rows) as an SqlClient. */
-export const queryRunnerSqlClient = (q: { query(text: string, values?: unknown[]): Promise<unknown> }): SqlClient => ({
-  query: async (text, values) => {
-    const out = await q.query(text, values);
-    return Array.isArray(out) && (out.length === 0 || !Array.isArray(out[0])) ? (out as Row[]) : [];
-  },
-});
-
 /** A pg.Client (whose query answers a result) as an SqlClient. */
 export const pgSqlClient = (c: { query(text: string, values?: unknown[]): Promise<{ rows: Row[] }> }): SqlClient => ({
   query: async (text, values) => (await c.query(text, values)).rows,

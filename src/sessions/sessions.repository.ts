@@ -7,14 +7,14 @@ import { SessionEntity } from './session.entity';
 
 const SESSION_COLUMNS = 'club_id, id, name, currency, status, rake_bp, starts_at, closed_at, version, created_at, updated_at';
 
-/** A `sessions` row, read directly or through row_to_json; CHAR(3) currency trimmed. */
+/** A `sessions` row, read directly or through row_to_json (every read of a session goes through it). */
 export const decodeSession = (r: Row): SessionEntity => {
   const c = cols(r);
   return {
     clubId: c.text('club_id'),
     id: c.text('id'),
     name: c.text('name'),
-    currency: c.text('currency').trim(),
+    currency: c.currency('currency'),
     status: c.oneOf('status', ['open', 'closed']),
     rakeBp: c.int('rake_bp'),
     startsAt: c.dateOrNull('starts_at'),

@@ -69,6 +69,16 @@ interface FontkitFont {
   _glyphs?: Record<number, unknown>;
 }
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- augmenting @types/pdfkit's own namespace
+  namespace PDFKit.Mixins {
+    interface PDFFont {
+      /** pdfkit 0.20 takes a fontkit font object as well as a file (PDFFontFactory.open). */
+      registerFont(name: string, src: FontkitFont): this;
+    }
+  }
+}
+
 const fonts = new Map<string, FontkitFont>();
 
 /** How long parsed fonts are kept after the last document that used them. */
@@ -181,8 +191,7 @@ export class Typesetter {
   private use(face: Face): void {
     const name = `${face}-${this.weight}`;
     if (!this.registered.has(name)) {
-      // pdfkit 0.20 takes a fontkit font object as well as a file (PDFFontFactory.open).
-      this.doc.registerFont(name, fontFor(face, this.weight) as unknown as Buffer);
+      this.doc.registerFont(name, fontFor(face, this.weight));
       this.registered.add(name);
     }
     this.doc.font(name).fontSize(this.size * FACE_SCALE[face]);

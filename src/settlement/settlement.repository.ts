@@ -4,7 +4,7 @@ import { cols, Decoder } from '../db/decode';
 import type { Reads, Tx } from '../db/tx';
 import { LEDGER_KINDS, LedgerKind, minorFromDb } from '../ledger';
 import { PaymentEntity } from '../payments';
-import { SessionEntity } from '../sessions';
+import { decodeSession, SessionEntity } from '../sessions';
 import { sideOf } from '../player-stats';
 import { decodeTableJson, type MatchTableSetup, type MatchTableState } from '../tables';
 import { decodeTournament, type TournamentRow } from '../tournaments';
@@ -52,7 +52,7 @@ export type DatedSession = SessionEntity & { datedKey: string };
 
 const decodeMoney: Decoder<PartyMoneyRow> = (r) => {
   const c = cols(r);
-  return { currency: c.text('currency').trim(), net: BigInt(c.bigintText('net')), paid: BigInt(c.bigintText('paid')), received: BigInt(c.bigintText('received')) };
+  return { currency: c.currency('currency'), net: BigInt(c.bigintText('net')), paid: BigInt(c.bigintText('paid')), received: BigInt(c.bigintText('received')) };
 };
 
 const decodePayment: Decoder<PaymentEntity> = (r) => {
@@ -67,24 +67,6 @@ const decodePayment: Decoder<PaymentEntity> = (r) => {
     note: c.textOrNull('note'),
     createdBy: c.textOrNull('created_by'),
     createdAt: c.date('created_at'),
-  };
-};
-
-/** A sessions row as it is stored (currency CHAR(3) as it comes). */
-const decodeSession: Decoder<SessionEntity> = (r) => {
-  const c = cols(r);
-  return {
-    clubId: c.text('club_id'),
-    id: c.text('id'),
-    name: c.text('name'),
-    currency: c.text('currency'),
-    status: c.oneOf('status', ['open', 'closed'] as const),
-    rakeBp: c.int('rake_bp'),
-    startsAt: c.dateOrNull('starts_at'),
-    closedAt: c.dateOrNull('closed_at'),
-    version: c.int('version'),
-    createdAt: c.date('created_at'),
-    updatedAt: c.date('updated_at'),
   };
 };
 

@@ -1,4 +1,4 @@
-import { parseCsv } from '../common/csv';
+import { parseCsv } from '../../test/support/csv';
 import { renderSessionGamesCsv, SESSION_GAMES_COLUMNS, SessionGameCsvRow } from './session-games-csv';
 
 const game = (g: Partial<SessionGameCsvRow> = {}): SessionGameCsvRow => ({

@@ -109,7 +109,7 @@ export class StandingsService {
           matches: records.get(p.playerId),
         })),
       );
-      return { sessionId: s.id, sessionName: s.name, currency: s.currency.trim(), items };
+      return { sessionId: s.id, sessionName: s.name, currency: s.currency, items };
     });
   }
 

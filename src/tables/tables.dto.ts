@@ -422,36 +422,43 @@ export function plainAction(body: unknown): ActionDto | null {
   if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(ACTION_FIELDS, type)) return null;
   const allowed = ACTION_FIELDS[type as ActionType];
   const dto = new ActionDto();
-  const fields = dto as unknown as Record<string, unknown>;
+  // Each field copied in the body's order, as class-transformer copies them (arrays anew).
   for (const key of Object.keys(plain)) {
     const v = plain[key];
-    if (key !== 'type') {
-      if (!allowed.has(key)) return null;
-      switch (key) {
-        case 'by':
-        case 'cube':
-        case 'winner':
-        case 'offeredBy':
-          if (!isUuid(v)) return null;
-          break;
-        case 'cubes':
-          if (!Array.isArray(v) || v.length > 12 || !v.every(isUuid)) return null;
-          break;
-        case 'result':
-          if (typeof v !== 'string' || !VARIANT_RESULTS.includes(v as VariantResult)) return null;
-          break;
-        case 'checkersLeft':
-          if (!isIntIn(v, 1, 15)) return null;
-          break;
-        case 'resigned':
-          if (typeof v !== 'boolean') return null;
-          break;
-        default:
-          return null;
-      }
+    if (key === 'type') {
+      dto.type = type as ActionType;
+      continue;
     }
-    // As class-transformer copies them: arrays anew, the rest as they are.
-    fields[key] = Array.isArray(v) ? [...(v as unknown[])] : v;
+    if (!allowed.has(key)) return null;
+    switch (key) {
+      case 'by':
+      case 'cube':
+      case 'winner':
+      case 'offeredBy':
+        if (!isUuid(v)) return null;
+        dto[key] = v;
+        break;
+      case 'cubes':
+        if (!Array.isArray(v) || v.length > 12 || !v.every(isUuid)) return null;
+        dto.cubes = [...v];
+        break;
+      case 'result': {
+        const result = VARIANT_RESULTS.find((r) => r === v);
+        if (result === undefined) return null;
+        dto.result = result;
+        break;
+      }
+      case 'checkersLeft':
+        if (!isIntIn(v, 1, 15)) return null;
+        dto.checkersLeft = v;
+        break;
+      case 'resigned':
+        if (typeof v !== 'boolean') return null;
+        dto.resigned = v;
+        break;
+      default:
+        return null;
+    }
   }
   return dto;
 }

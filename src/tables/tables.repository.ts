@@ -267,11 +267,6 @@ export class TablesRepository implements SessionTables {
     });
   }
 
-  /** Every player who has sat at the table (a chouette keeps those who left). */
-  tablePlayers(tx: Reads, clubId: string, tableId: string): Promise<string[]> {
-    return tx.rows(`SELECT player_id FROM table_players WHERE club_id = $1 AND table_id = $2 ORDER BY player_id`, [clubId, tableId], (r) => cols(r).text('player_id'));
-  }
-
   /** Locks the table for the command: every change to a table or its games goes through here. */
   async lock<K extends TableKind>(tx: Tx, clubId: string, kind: K, id: string): Promise<TableRowOf<K> | null> {
     return lockedAs(await tx.maybeOne(`SELECT * FROM game_tables WHERE club_id = $1 AND id = $2 AND kind = $3 FOR UPDATE`, [clubId, id, kind], tableOf(kind)));

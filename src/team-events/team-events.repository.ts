@@ -63,7 +63,7 @@ const decodeEvent: Decoder<TeamEventRow> = (r) => {
     teams: teamsOf(c, 'teams'),
     createdAt: c.date('created_at'),
     version: c.int('version'),
-    currency: c.textOrNull('currency'),
+    currency: c.currencyOrNull('currency'),
   };
 };
 

@@ -24,7 +24,7 @@ export const decodeTournament: Decoder<TournamentRow> = (r) => {
     version: c.int('version'),
     createdAt: c.date('created_at'),
     updatedAt: c.date('updated_at'),
-    currency: c.textOrNull('currency'),
+    currency: c.currencyOrNull('currency'),
   };
 };
 

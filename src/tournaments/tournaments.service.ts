@@ -115,7 +115,7 @@ export class TournamentsService implements OnModuleInit {
         version: 1,
         createdAt: now,
         updatedAt: now,
-        currency: session?.currency.trim() ?? null,
+        currency: session?.currency ?? null,
       };
       this.repo.insert(tx, t);
       const view = tournamentView(t);

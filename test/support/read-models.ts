@@ -1,4 +1,5 @@
-import { rebuildReadModels } from '../../src/player-stats/rebuild';
+import type { Row } from '../../src/db/decode';
+import { rebuildReadModels, type SqlClient } from '../../src/player-stats/rebuild';
 import type { TestApp } from './app';
 
 /**
@@ -13,3 +14,11 @@ export async function readModelDifferences(t: TestApp): Promise<string[]> {
   }
   return found;
 }
+
+/** A TypeORM QueryRunner (whose query answers a SELECT's rows) as an SqlClient. */
+export const queryRunnerSqlClient = (q: { query(text: string, values?: unknown[]): Promise<unknown> }): SqlClient => ({
+  query: async (text, values) => {
+    const out = await q.query(text, values);
+    return Array.isArray(out) && (out.length === 0 || !Array.isArray(out[0])) ? (out as Row[]) : [];
+  },
+});

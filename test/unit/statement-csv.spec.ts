@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { HOUSE } from '../../src/domain/settlement';
 import { buildStatement, Statement, StatementInput } from '../../src/domain/statement';
-import { parseCsv } from '../../src/common/csv';
+import { parseCsv } from '../support/csv';
 import { renderStatementCsv } from '../../src/settlement/statement-csv';
 
 const HEADER = 'record,playerId,name,games,netMinor,paidMinor,receivedMinor,outstandingMinor,fromId,fromName,toId,toName,amountMinor,currency,note,at,net,paid,received,outstanding,amount';

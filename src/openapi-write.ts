@@ -1,12 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp } from '../app';
-import type { AppConfig } from '../config';
+import { createApp } from './app';
+import type { AppConfig } from './config';
+import { buildOpenApi } from './openapi/document';
 
 /**
  * Generates the OpenAPI document from the code, without a database.
- *   node dist/src/openapi/write.js           writes openapi/openapi.json
- *   node dist/src/openapi/write.js --check   exits 1 when the committed file differs
+ *   node dist/src/openapi-write.js           writes openapi/openapi.json
+ *   node dist/src/openapi-write.js --check   exits 1 when the committed file differs
+ * An entry point of the composition root, like main.ts: it uses the app and its document.
  */
 async function main(): Promise<void> {
   const config: AppConfig = {
@@ -51,7 +53,6 @@ async function main(): Promise<void> {
   };
   const app = await createApp(config, config.databaseUrl!, { offline: true });
   await app.init();
-  const { buildOpenApi } = await import('./document');
   const text = `${JSON.stringify(buildOpenApi(app), null, 2)}\n`;
   await app.close();
   const file = join(process.cwd(), 'openapi', 'openapi.json');
