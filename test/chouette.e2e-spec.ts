@@ -219,4 +219,30 @@ describe('chouette (R5) over HTTP', () => {
     const after = (await c.get(`/v1/chouettes/${cid}`)).body;
     expect(after).toMatchObject({ box: A, partner: C, captain: B, team: [B] });
   });
+
+  it('voiding a game after everyone who played it has left keeps the newcomer as the box (R6.3, R5.8)', async () => {
+    const res = await c.post('/v1/chouettes', { sessionId: session, stakeMinor: 100, seating: { order: [A, B, C] } });
+    expect(res.body).toMatchObject({ box: A, team: [B, C] });
+    const cid = res.body.id as string;
+    // Anna (box) wins a single: Ben and Cleo pay her 100 each; she keeps the box, Ben goes to the back (R5.7).
+    const g = await c.post(`/v1/chouettes/${cid}/games`, { actions: [finish(A)] });
+    expect(g.body.payouts).toEqual([
+      { from: B, to: A, amountMinor: 100, kind: 'game' },
+      { from: C, to: A, amountMinor: 100, kind: 'game' },
+    ]);
+    expect((await c.post(`/v1/chouettes/${cid}/players`, { playerId: E })).body).toMatchObject({ box: A, team: [C, B, E] });
+    expect((await del(`/v1/chouettes/${cid}/players/${A}`)).body).toMatchObject({ box: C, team: [B, E] });
+    expect((await del(`/v1/chouettes/${cid}/players/${B}`)).body).toMatchObject({ box: C, team: [E] });
+    expect((await del(`/v1/chouettes/${cid}/players/${C}`)).body).toMatchObject({ box: E, team: [] });
+
+    const v = await c.post(`/v1/chouettes/${cid}/games/1/void`, { reason: 'Recorded at the wrong table' });
+    expect(v.status).toBe(200);
+    expect(v.body.status).toBe('voided');
+    expect(v.body.payouts.filter((p: { kind: string }) => p.kind === 'void')).toEqual([
+      { from: A, to: B, amountMinor: 100, kind: 'void' },
+      { from: A, to: C, amountMinor: 100, kind: 'void' },
+    ]);
+    // Before the game: box Anna, team Ben and Cleo; all three have left since, Eve joined: she stays, alone, as the box.
+    expect((await c.get(`/v1/chouettes/${cid}`)).body).toMatchObject({ box: E, partner: null, team: [] });
+  });
 });

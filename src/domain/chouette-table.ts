@@ -24,6 +24,7 @@ import {
   resolveChouetteStakes,
   rotateAfterGame,
   seatChouette,
+  seatedCount,
   seatedPlayers,
   seatsAtGameStart,
 } from './chouette';
@@ -109,16 +110,24 @@ export function chouetteSeatsAfter(game: StoredChouetteGame, state: ChouetteGame
 /**
  * R6.3: the seats after voiding a game: as before it, except that players who
  * joined since stay (at the end of the line, in the order they sit now) and
- * players who left since stay gone.
+ * players who left since stay gone. When everyone who played the game has gone
+ * since, the newcomers are seated before the last of them is taken out, so the
+ * void never leaves the table without a box (R5.8); they never overfill it (R5.1),
+ * as they are no more than sit there now.
  */
 export function chouetteSeatsAfterVoid(before: ChouetteSeats, now: ChouetteSeats, rules: ChouetteRules): ChouetteSeats {
   let seats: ChouetteSeats = before;
+  let joiners = seatedPlayers(now).filter((p) => !isSeated(before, p));
+  const seatJoiners = (): void => {
+    for (const p of joiners) seats = joinChouette(seats, p);
+    joiners = [];
+  };
   for (const p of seatedPlayers(before)) {
-    if (!isSeated(now, p)) seats = leaveChouette(seats, p, rules);
+    if (isSeated(now, p)) continue;
+    if (seatedCount(seats) === 1) seatJoiners();
+    seats = leaveChouette(seats, p, rules);
   }
-  for (const p of seatedPlayers(now)) {
-    if (!isSeated(seats, p)) seats = joinChouette(seats, p);
-  }
+  seatJoiners();
   return seats;
 }
 

@@ -23,7 +23,7 @@ import {
 } from './match-table';
 import { finishMoneyGame, moneyEngine, MoneyTableSetup, newMoneySetup, nextMoneyGame, voidMoneyGame } from './money-table';
 import { applyChouetteAction, newChouetteGame } from './chouette';
-import { chouetteEngine, finishChouetteGame, newChouette, nextChouetteGame, voidChouetteGame } from './chouette-table';
+import { chouetteEngine, chouetteSeatsAfterVoid, finishChouetteGame, newChouette, nextChouetteGame, voidChouetteGame } from './chouette-table';
 import { FinishedGameRow, NOTHING_NEEDED, Read, reversingEntries, TableStatus } from './table-engine';
 import { expectRefusal } from './test-helpers';
 
@@ -266,5 +266,27 @@ describe('chouettes (R5)', () => {
       { from: 'a', to: 'c', amountMinor: 100, kind: 'void' },
       { from: 'house', to: 'a', amountMinor: 20, kind: 'void' },
     ]);
+  });
+
+  it('R6.3, R5.8: everyone seated before the game has left since and a newcomer sits alone: the void keeps him as the box', () => {
+    // Before the game: box a, team b. Since: c joined, then a and b left (c is the box, alone).
+    const before = { box: 'a', partner: null, line: ['b'], partnerLeft: false };
+    const now = { box: 'c', partner: null, line: [], partnerLeft: false };
+    expect(chouetteSeatsAfterVoid(before, now, setup.rules)).toEqual(now);
+  });
+
+  it('R6.3, R5.8: players who joined since sit at the end of the line; a box who left since gives the box to the captain', () => {
+    // Before: box a, team b, c. Since: d and e joined, a left.
+    const before = { box: 'a', partner: null, line: ['b', 'c'], partnerLeft: false };
+    const now = { box: 'c', partner: null, line: ['b', 'e', 'd'], partnerLeft: false };
+    expect(chouetteSeatsAfterVoid(before, now, setup.rules)).toEqual({ box: 'b', partner: null, line: ['c', 'e', 'd'], partnerLeft: false });
+  });
+
+  it('R6.3, R5.1: a full table where one player left and one joined since is still full after the void, not over full', () => {
+    // Twelve seated before the game (R5.1's most); since, p11 left and n joined.
+    const players = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    const before = { box: 'p0', partner: null, line: players.slice(1), partnerLeft: false };
+    const now = { box: 'p1', partner: null, line: [...players.slice(2, 11), 'p0', 'n'], partnerLeft: false };
+    expect(chouetteSeatsAfterVoid(before, now, setup.rules)).toEqual({ box: 'p0', partner: null, line: [...players.slice(1, 11), 'n'], partnerLeft: false });
   });
 });
