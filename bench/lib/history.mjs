@@ -346,11 +346,11 @@ export async function history({ client, adminToken, baseUrl, ownerUrl, warmup = 
     // A copy must read as its original: the same settlement (players, house, transfers)
     // and the same standings, under its own id.
     for (const view of ['settlement', 'standings']) {
-      // Ids of the session and times differ by design (a copy is dated earlier), and
+      // Ids of the session and its matches and times differ by design (a copy is dated earlier), and
       // the copy of tonight's session is closed.
       const strip = (/** @type {any} */ x) =>
         JSON.stringify(x, (k, v) =>
-          ['sessionId', 'id', 'sessionName', 'name', 'status', 'version', 'closedAt'].includes(k) || (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) ? undefined : v,
+          ['sessionId', 'matchId', 'id', 'sessionName', 'name', 'status', 'version', 'closedAt'].includes(k) || (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) ? undefined : v,
         );
       const [a, b] = [await api.get(`/v1/sessions/${last}/${view}`), await api.get(`/v1/sessions/${copy}/${view}`)];
       const [sa, sb] = [strip(a), strip(b)];
