@@ -1,4 +1,6 @@
-import { conflict, Connection, Result } from './connection';
+import { WriteConflict } from '../common/db-failures';
+import { statementLabel } from '../common/sql-names';
+import { Connection, Result } from './connection';
 import { Decoder, Row } from './decode';
 import { quote } from './sql';
 
@@ -23,7 +25,7 @@ export interface Reads {
 /**
  * A write sent with the COMMIT (Tx.defer). `guard`: the number of rows it must touch (a
  * guarded update of a row read and locked: 1); any other number rolls the whole command
- * back and answers 409 CONFLICT, the one outcome of every guarded write.
+ * back with a WriteConflict (answered 409 CONFLICT), the one outcome of every guarded write.
  */
 export interface DeferredWrite {
   /** What it writes, for the message of a missed guard ("game update"). */
@@ -83,11 +85,11 @@ export class Tx implements Reads {
   /**
    * An immediate guarded write with RETURNING (`UPDATE … WHERE <key> AND version = <read
    * version> RETURNING …`): it must touch exactly one row, decoded, or the row moved on
-   * since it was read: 409 CONFLICT.
+   * since it was read: a WriteConflict (answered 409 CONFLICT).
    */
   async guardedReturning<T>(w: ImmediateWrite, decode: Decoder<T>, options?: StatementOptions): Promise<T> {
     const rows = (await this.now(w.text, w.values, options)).rows;
-    if (rows.length !== 1) throw conflict();
+    if (rows.length !== 1) throw new WriteConflict(statementLabel(w.text), 1, rows.length);
     return decode(rows[0]);
   }
 
