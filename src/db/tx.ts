@@ -35,6 +35,20 @@ export interface DeferredWrite {
   guard?: number;
 }
 
+/**
+ * A Tx past its reads: what `tx` is, to the compiler, after `tx.defer(…)` in the same
+ * function (defer's assertion signature). Its reads and immediate writes are `never`, so
+ * calling one there does not compile; a call the compiler cannot follow (in a function
+ * given the Tx, after deferMerged) is refused at run time instead (see the class comment).
+ * A call of `tx.defer` needs `tx` declared with its type (`tx: Tx`), as every assertion does.
+ */
+export interface DeferringTx {
+  rows: never;
+  maybeOne: never;
+  write: never;
+  guardedReturning: never;
+}
+
 /** A write sent now (Tx.write, Tx.guardedReturning). */
 export interface ImmediateWrite {
   text: string;
@@ -52,9 +66,11 @@ export interface ImmediateWrite {
  *    `deferMerged` queues one write per key that later calls of the command merge into.
  *
  * A deferred write is never seen by a read of the same command, so once a command has
- * deferred a write it may not read or write immediately any more: such a call throws
- * (a programming error, caught by every test that runs the path). Reads and immediate
- * writes come first, deferred writes last.
+ * deferred a write it may not read or write immediately any more. In the function that
+ * called `defer`, such a call does not compile (defer asserts DeferringTx;
+ * test/unit/tx-phases.typecheck.ts); one the compiler cannot follow (in a function given
+ * the Tx afterwards, after deferMerged) throws at run time (a programming error, caught by
+ * every test that runs the path). Reads and immediate writes come first, deferred writes last.
  */
 export class Tx implements Reads {
   /** The queue; a merged write's slot is null while its state has nothing to write. */
@@ -93,8 +109,8 @@ export class Tx implements Reads {
     return decode(rows[0]);
   }
 
-  /** Queues a write for the COMMIT (see the class comment). */
-  defer(w: DeferredWrite): void {
+  /** Queues a write for the COMMIT (see the class comment); from here on `this` is a DeferringTx to the compiler. */
+  defer(w: DeferredWrite): asserts this is DeferringTx {
     this.deferred.push(w);
   }
 
