@@ -52,7 +52,7 @@ describe('retrying the whole unit of work on 40001/40P01', () => {
     const res = await t.http().post('/v1/players').set(bearer(owner)).send({ name: 'Doomed Dora' });
     expect(res.status).toBe(503);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.body).toMatchObject({ code: 'DATABASE_BUSY', status: 503 });
+    expect(res.body).toMatchObject({ code: 'DATABASE_BUSY', status: 503, detail: 'Too many scorers changed this at once; try again.' });
     expect(res.headers['retry-after']).toBe('1');
     expect(await attempts('attempts_doomed')).toBe('5');
     expect(await players('Doomed%')).toBe(0);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Pool, PoolClient } from 'pg';
-import { ApiError } from '../src/common/api-error';
-import { StatementFailed } from '../src/common/db-failures';
+import { StatementFailed, WriteConflict } from '../src/common/db-failures';
+import { render } from '../src/common/problem';
 import { MAX_SQL_STATEMENTS, sqlStatementsOn } from '../src/db/connection';
 import { cols } from '../src/db/decode';
 import { createPool, PoolMode } from '../src/db/pool';
@@ -152,8 +152,9 @@ describe.each<PoolMode>(['session', 'transaction'])('one transaction per command
       insert(tx, 300);
       bump(tx, 3, 99); // v is 1: touches nothing
     });
-    await expect(deferred).rejects.toBeInstanceOf(ApiError);
-    await expect(deferred).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
+    await expect(deferred).rejects.toBeInstanceOf(WriteConflict);
+    await expect(deferred).rejects.toMatchObject({ what: 'probe update (under its lock)', expected: 1, touched: 0 });
+    expect(render(await deferred.catch((e: unknown) => e)).problem).toMatchObject({ code: 'CONFLICT', status: 409 });
     expect(await row(300)).toBeUndefined();
     expect((await row(3))?.v).toBe(1);
     await outsideTransaction();
@@ -162,7 +163,9 @@ describe.each<PoolMode>(['session', 'transaction'])('one transaction per command
       await tx.write({ text: 'INSERT INTO probe (id) VALUES ($1)', values: [301] });
       await tx.guardedReturning({ text: 'UPDATE probe SET v = v + 1 WHERE id = $1 AND v = $2 RETURNING v', values: [3, 99] }, () => null);
     });
-    await expect(immediate).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
+    await expect(immediate).rejects.toBeInstanceOf(WriteConflict);
+    await expect(immediate).rejects.toMatchObject({ what: 'UPDATE probe', expected: 1, touched: 0 });
+    expect(render(await immediate.catch((e: unknown) => e)).problem).toMatchObject({ code: 'CONFLICT', status: 409 });
     expect(await row(301)).toBeUndefined();
     await outsideTransaction();
   });

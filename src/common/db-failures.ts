@@ -1,6 +1,8 @@
 // How a database failure is told apart, without Nest or TypeORM: the unit of work
 // (src/db/connection.ts) decides with it whether a COMMIT may have happened and whether a
-// connection is to be discarded; problem.ts answers with it.
+// connection is to be discarded; problem.ts answers with it. The failures src/db raises
+// (CommitOutcomeUnknown, WriteConflict, DatabaseBusy) carry no HTTP: problem.ts gives
+// each its status, code, detail and headers.
 
 /** SQLSTATEs and driver messages that mean "the database is not there right now". */
 export function isDatabaseUnavailable(e: unknown): boolean {
@@ -52,6 +54,40 @@ export class CommitOutcomeUnknown extends Error {
   constructor(cause: unknown, message = 'The connection to the database was lost after COMMIT was sent.') {
     super(message, { cause });
     this.name = 'CommitOutcomeUnknown';
+  }
+}
+
+/**
+ * A guarded write touched another number of rows than it must (`expected`, `touched`):
+ * the row moved on since it was read, another command changed it in between. Raised by
+ * Tx.guardedReturning, or at the COMMIT when bg_expect_rows refused a deferred write
+ * (SQLSTATE BG409, `cause`), so nothing was written. `what`: the write that missed ("game
+ * update", or the statement's label). Answered 409 CONFLICT.
+ */
+export class WriteConflict extends Error {
+  constructor(
+    public readonly what: string,
+    public readonly expected: number | null,
+    public readonly touched: number | null,
+    cause?: unknown,
+  ) {
+    super(`a guarded write missed its rows (${what}: expected ${expected ?? '?'}, touched ${touched ?? '?'})`, { cause });
+    this.name = 'WriteConflict';
+  }
+}
+
+/**
+ * A transaction refused again and again as a serialization failure or a deadlock (40001,
+ * 40P01): the unit of work ran it `attempts` times, and gave up. The last refusal is
+ * `cause`. Nothing was written. Answered 503 DATABASE_BUSY, with Retry-After.
+ */
+export class DatabaseBusy extends Error {
+  constructor(
+    public readonly attempts: number,
+    cause: unknown,
+  ) {
+    super(`gave up after ${attempts} attempts, each refused as a serialization failure or a deadlock`, { cause });
+    this.name = 'DatabaseBusy';
   }
 }
 

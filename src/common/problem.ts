@@ -3,7 +3,7 @@ import { RuleViolation } from '../domain/errors';
 import { AMOUNT_OUT_OF_RANGE, MAX_MINOR } from '../domain/money';
 import { ApiError, FieldError } from './api-error';
 import { ErrorCode, REFUSAL_STATUS, statusOf, titleOf } from './error-codes';
-import { CommitOutcomeUnknown, isDatabaseUnavailable, StatementFailed } from './db-failures';
+import { CommitOutcomeUnknown, DatabaseBusy, isDatabaseUnavailable, StatementFailed, WriteConflict } from './db-failures';
 import { isRetryable } from './retryable';
 import { ruleUrlOf } from './rule-book';
 
@@ -112,6 +112,13 @@ export function render(e: unknown, requestId?: string): Rendered {
     );
     headers['retry-after'] = '1';
     commitLost = e.cause;
+  } else if (e instanceof WriteConflict) {
+    // A guarded write that missed (src/db/tx.ts, src/db/connection.ts): the row moved on since it was read.
+    p = problem(409, ErrorCode.CONFLICT, 'Someone else changed this at the same moment; read it again and retry.');
+  } else if (e instanceof DatabaseBusy) {
+    // The unit of work ran the command MAX_ATTEMPTS times, each refused as 40001/40P01 (src/db/unit-of-work.ts).
+    p = problem(503, ErrorCode.DATABASE_BUSY, 'Too many scorers changed this at once; try again.');
+    headers['retry-after'] = '1';
   } else if (e instanceof ApiError) {
     p = problem(e.status, e.code, e.detail, {
       rule: e.extra.rule,

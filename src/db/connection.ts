@@ -1,7 +1,5 @@
 import type { PoolClient, QueryConfig, QueryResult } from 'pg';
-import { ApiError } from '../common/api-error';
-import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, isReadOnlyRefusal, isUnreplicatedCommitNotice, neverSent } from '../common/db-failures';
-import { ErrorCode } from '../common/error-codes';
+import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable, isReadOnlyRefusal, isUnreplicatedCommitNotice, neverSent, WriteConflict } from '../common/db-failures';
 import { nameOf } from '../common/sql-names';
 import { PoolMode, serverTimeouts } from './pool';
 import { inline, literals } from './sql';
@@ -15,9 +13,14 @@ export interface Result {
 /** SQLSTATE raised by bg_expect_rows when a guarded write touched another number of rows. */
 export const GUARD_MISSED = 'BG409';
 
-/** The one outcome of a guarded write that missed: the row moved on since it was read. */
-export function conflict(): ApiError {
-  return new ApiError(ErrorCode.CONFLICT, 'Someone else changed this at the same moment; read it again and retry.');
+/**
+ * A deferred guarded write that missed, as bg_expect_rows raised it (BG409, its message
+ * `<what>: expected <n> row(s), touched <m>`): the row moved on since it was read.
+ */
+export function missedGuard(e: unknown): WriteConflict {
+  const message = (e as { message?: unknown })?.message;
+  const m = typeof message === 'string' ? /^(.*): expected (\d+) row\(s\), touched (\d+)$/s.exec(message) : null;
+  return m ? new WriteConflict(m[1], Number(m[2]), Number(m[3]), e) : new WriteConflict(typeof message === 'string' && message ? message : 'a deferred write', null, null, e);
 }
 
 /**
@@ -93,7 +96,7 @@ export class Connection {
    * When the connection fails (or stops answering) once COMMIT has gone out, PostgreSQL
    * may have committed or not: CommitOutcomeUnknown, never a plain connection failure. An
    * error PostgreSQL answered (a SQLSTATE) means the COMMIT did not happen; a guarded
-   * write that missed is answered 409 CONFLICT.
+   * write that missed is a WriteConflict (answered 409 CONFLICT).
    */
   async commit(batch: { text: string; values: readonly unknown[]; lead?: ReadonlyArray<{ text: string; values: readonly unknown[] }> } | null): Promise<void> {
     const begin = this.beginPending;
@@ -145,7 +148,7 @@ export class Connection {
     } catch (e) {
       if (e instanceof CommitOutcomeUnknown) throw e;
       if (commitSent && isDatabaseUnavailable(e) && !neverSent(e) && !isReadOnlyRefusal(e)) throw new CommitOutcomeUnknown(e);
-      if ((e as { code?: unknown })?.code === GUARD_MISSED) throw conflict();
+      if ((e as { code?: unknown })?.code === GUARD_MISSED) throw missedGuard(e);
       throw asStatementFailed(e, batch?.text ?? 'COMMIT', batch?.values ?? []);
     }
   }

@@ -1,4 +1,6 @@
-import { conflict, Connection, Result } from './connection';
+import { WriteConflict } from '../common/db-failures';
+import { statementLabel } from '../common/sql-names';
+import { Connection, Result } from './connection';
 import { Decoder, Row } from './decode';
 import { quote } from './sql';
 
@@ -23,7 +25,7 @@ export interface Reads {
 /**
  * A write sent with the COMMIT (Tx.defer). `guard`: the number of rows it must touch (a
  * guarded update of a row read and locked: 1); any other number rolls the whole command
- * back and answers 409 CONFLICT, the one outcome of every guarded write.
+ * back with a WriteConflict (answered 409 CONFLICT), the one outcome of every guarded write.
  */
 export interface DeferredWrite {
   /** What it writes, for the message of a missed guard ("game update"). */
@@ -31,6 +33,20 @@ export interface DeferredWrite {
   text: string;
   values: readonly unknown[];
   guard?: number;
+}
+
+/**
+ * A Tx past its reads: what `tx` is, to the compiler, after `tx.defer(…)` in the same
+ * function (defer's assertion signature). Its reads and immediate writes are `never`, so
+ * calling one there does not compile; a call the compiler cannot follow (in a function
+ * given the Tx, after deferMerged) is refused at run time instead (see the class comment).
+ * A call of `tx.defer` needs `tx` declared with its type (`tx: Tx`), as every assertion does.
+ */
+export interface DeferringTx {
+  rows: never;
+  maybeOne: never;
+  write: never;
+  guardedReturning: never;
 }
 
 /** A write sent now (Tx.write, Tx.guardedReturning). */
@@ -50,9 +66,11 @@ export interface ImmediateWrite {
  *    `deferMerged` queues one write per key that later calls of the command merge into.
  *
  * A deferred write is never seen by a read of the same command, so once a command has
- * deferred a write it may not read or write immediately any more: such a call throws
- * (a programming error, caught by every test that runs the path). Reads and immediate
- * writes come first, deferred writes last.
+ * deferred a write it may not read or write immediately any more. In the function that
+ * called `defer`, such a call does not compile (defer asserts DeferringTx;
+ * test/unit/tx-phases.typecheck.ts); one the compiler cannot follow (in a function given
+ * the Tx afterwards, after deferMerged) throws at run time (a programming error, caught by
+ * every test that runs the path). Reads and immediate writes come first, deferred writes last.
  */
 export class Tx implements Reads {
   /** The queue; a merged write's slot is null while its state has nothing to write. */
@@ -83,16 +101,16 @@ export class Tx implements Reads {
   /**
    * An immediate guarded write with RETURNING (`UPDATE … WHERE <key> AND version = <read
    * version> RETURNING …`): it must touch exactly one row, decoded, or the row moved on
-   * since it was read: 409 CONFLICT.
+   * since it was read: a WriteConflict (answered 409 CONFLICT).
    */
   async guardedReturning<T>(w: ImmediateWrite, decode: Decoder<T>, options?: StatementOptions): Promise<T> {
     const rows = (await this.now(w.text, w.values, options)).rows;
-    if (rows.length !== 1) throw conflict();
+    if (rows.length !== 1) throw new WriteConflict(statementLabel(w.text), 1, rows.length);
     return decode(rows[0]);
   }
 
-  /** Queues a write for the COMMIT (see the class comment). */
-  defer(w: DeferredWrite): void {
+  /** Queues a write for the COMMIT (see the class comment); from here on `this` is a DeferringTx to the compiler. */
+  defer(w: DeferredWrite): asserts this is DeferringTx {
     this.deferred.push(w);
   }
 

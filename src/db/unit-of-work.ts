@@ -1,7 +1,5 @@
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
-import { ApiError } from '../common/api-error';
-import { asStatementFailed, CommitOutcomeUnknown, isDatabaseUnavailable } from '../common/db-failures';
-import { ErrorCode } from '../common/error-codes';
+import { asStatementFailed, CommitOutcomeUnknown, DatabaseBusy, isDatabaseUnavailable } from '../common/db-failures';
 import { isRetryable } from '../common/retryable';
 import { Connection, queryConfig } from './connection';
 import { Decoder, Row } from './decode';
@@ -16,7 +14,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  *
  * - `transaction(work)`: one command in one transaction (READ COMMITTED, the rows it
  *   needs locked by its own statements); on a serialization failure or deadlock (40001,
- *   40P01) the whole unit is run again, a bounded number of times, then 503.
+ *   40P01) the whole unit is run again, a bounded number of times, then DatabaseBusy
+ *   (answered 503 DATABASE_BUSY).
  * - `read(work)`: a consistent read, every statement in one REPEATABLE READ snapshot.
  * - `once`: single statements outside any transaction (a page read, a counter).
  *
@@ -79,9 +78,7 @@ export class UnitOfWork {
         return await this.attempt(undefined, work);
       } catch (e) {
         if (!isRetryable(e)) throw e;
-        if (attempt >= MAX_ATTEMPTS) {
-          throw new ApiError(ErrorCode.DATABASE_BUSY, 'Too many scorers changed this at once; try again.', { headers: { 'retry-after': '1' } });
-        }
+        if (attempt >= MAX_ATTEMPTS) throw new DatabaseBusy(attempt, e);
         await sleep(5 * attempt + Math.floor(Math.random() * 10 * attempt));
       }
     }

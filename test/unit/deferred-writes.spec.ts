@@ -11,7 +11,7 @@ describe('Tx.takeDeferred', () => {
   const noConnection = {} as Connection;
 
   function batchOf(...writes: DeferredWrite[]) {
-    const tx = new Tx(noConnection);
+    const tx: Tx = new Tx(noConnection);
     for (const w of writes) tx.defer(w);
     return Promise.resolve(tx.takeDeferred());
   }
@@ -56,12 +56,16 @@ describe('the order of a command', () => {
   it('refuses a read or an immediate write once a write is deferred: it would not see it', async () => {
     const sent: string[] = [];
     const conn = { run: (text: string) => (sent.push(text), Promise.resolve({ rows: [], rowCount: 0 })) } as unknown as Connection;
-    const tx = new Tx(conn);
+    // In the function that defers, such a call does not compile (test/unit/tx-phases.typecheck.ts);
+    // in a function given the Tx after it, the run-time check refuses it.
+    const readLater = (t: Tx) => t.rows('SELECT 2', [], () => 2);
+    const writeLater = (t: Tx) => t.write({ text: 'UPDATE t SET v = 2', values: [] });
+    const tx: Tx = new Tx(conn);
     await tx.rows('SELECT 1', [], () => 1);
     await tx.write({ text: 'UPDATE t SET v = 1', values: [] });
     tx.defer({ what: 'row insert', text: 'INSERT INTO t (id) VALUES ($1)', values: [1] });
-    await expect(tx.rows('SELECT 2', [], () => 2)).rejects.toThrow(/after a deferred write \(row insert\)/);
-    await expect(tx.write({ text: 'UPDATE t SET v = 2', values: [] })).rejects.toThrow(/after a deferred write/);
+    await expect(readLater(tx)).rejects.toThrow(/after a deferred write \(row insert\)/);
+    await expect(writeLater(tx)).rejects.toThrow(/after a deferred write/);
     expect(sent).toEqual(['SELECT 1', 'UPDATE t SET v = 1']);
   });
 });
@@ -88,7 +92,7 @@ describe('Tx.deferMerged', () => {
   const insert = (id: number): DeferredWrite => ({ what: 'row insert', text: 'INSERT INTO t (id) VALUES ($1)', values: [id] });
 
   it('merges later calls into the write where it was first queued, one write per key', () => {
-    const tx = new Tx(noConnection);
+    const tx: Tx = new Tx(noConnection);
     add(tx, 'a', { x: 1 });
     tx.defer(insert(1));
     add(tx, 'b', { y: 5 });
@@ -127,7 +131,7 @@ describe('Tx.deferMerged', () => {
   });
 
   it('queues nothing while there is nothing to write, and drops a write merged down to nothing', () => {
-    const tx = new Tx(noConnection);
+    const tx: Tx = new Tx(noConnection);
     add(tx, 'k', { x: 0 });
     expect(tx.deferring).toBe(false);
     tx.defer(insert(1));
@@ -142,7 +146,7 @@ describe('Tx.deferMerged', () => {
   });
 
   it('starts again after the queue was taken', () => {
-    const tx = new Tx(noConnection);
+    const tx: Tx = new Tx(noConnection);
     add(tx, 'k', { x: 1 });
     tx.takeDeferred();
     add(tx, 'k', { x: 1 });
@@ -151,7 +155,7 @@ describe('Tx.deferMerged', () => {
 
   it('refuses a read once a merged write is queued, even one merged down to nothing', async () => {
     const conn = { run: () => Promise.resolve({ rows: [], rowCount: 0 }) } as unknown as Connection;
-    const tx = new Tx(conn);
+    const tx: Tx = new Tx(conn);
     add(tx, 'k', { x: 1 });
     await expect(tx.rows('SELECT 1', [], () => 1)).rejects.toThrow(/after a deferred write \(counters k\)/);
     add(tx, 'k', { x: -1 });
@@ -175,7 +179,7 @@ describe('Tx.lockFirst', () => {
     );
 
   it('sends them ahead of the batch by rank, then key, each merged into one statement, whatever order the command asked in', () => {
-    const tx = new Tx(noConnection);
+    const tx: Tx = new Tx(noConnection);
     lockIds(tx, 1, 'house:c1', ['h']);
     lockIds(tx, 0, 'players:c2', ['b']);
     lockIds(tx, 0, 'players:c1', ['z', 'a']);
@@ -189,7 +193,7 @@ describe('Tx.lockFirst', () => {
   });
 
   it('sends nothing without a deferred write, and forgets the locks once taken', () => {
-    const tx = new Tx(noConnection);
+    const tx: Tx = new Tx(noConnection);
     lockIds(tx, 0, 'players:c1', ['a']);
     expect(tx.takeDeferred()).toBeNull();
     tx.defer(write);

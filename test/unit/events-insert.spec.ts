@@ -28,7 +28,7 @@ describe('eventsInsert', () => {
   });
 
   it('goes into the batch as one write: one CTE, whatever the number of events', () => {
-    const tx = new Tx({} as Connection);
+    const tx: Tx = new Tx({} as Connection);
     tx.defer(eventsInsert(club, [ev('game.action', game), ev('game.finished', game)]));
     const batch = tx.takeDeferred()!;
     expect(batch.text.match(/INSERT INTO events/g)).toHaveLength(1);
