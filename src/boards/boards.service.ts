@@ -113,7 +113,7 @@ export class BoardsService {
 
   /** A new link, answered with its token and page (shown only here). */
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateBoardDto, origin: string | null): Promise<CreatedBoardLinkDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const sessionId = dto.sessionId?.toLowerCase() ?? null;
       const tournamentId = dto.tournamentId?.toLowerCase() ?? null;
       if (sessionId !== null && !(await this.repo.exists(tx, 'sessions', auth.clubId, sessionId))) throw notFound('Session');
@@ -141,7 +141,7 @@ export class BoardsService {
 
   /** Revokes at once: the page and every open stream of the link stop (streams within seconds, on every instance). */
   async revoke(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
-    const done = await this.commands.run(cmd, 204, async (tx) => {
+    const done = await this.commands.run(cmd, async (tx) => {
       const link = await this.repo.lock(tx, auth.clubId, id);
       if (!link) throw notFound('Board link');
       if (link.revokedAt === null) await this.repo.revoke(tx, auth.clubId, id);

@@ -52,7 +52,7 @@ export class ClubsService {
 
   /** The operator creates a club and receives its first (owner) key. */
   create(cmd: CommandContext, dto: CreateClubDto): Promise<CreatedClubDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => {
+    return this.commands.run(cmd, (tx) => {
       const now = new Date();
       const club: ClubEntity = {
         id: uuid7(),
@@ -78,7 +78,7 @@ export class ClubsService {
   }
 
   update(cmd: CommandContext, auth: KeyAuth, ifMatch: number | '*' | undefined, dto: UpdateClubDto): Promise<ClubDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const club = await this.clubs.lock(tx, auth.clubId);
       if (!club) throw notFound('Club');
       checkVersion(ifMatch, club.version);
@@ -87,7 +87,7 @@ export class ClubsService {
   }
 
   createKey(cmd: CommandContext, auth: KeyAuth, dto: CreateApiKeyDto): Promise<CreatedApiKeyDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => Promise.resolve(this.makeKey(tx, auth.clubId, dto.name, dto.role, new Date())));
+    return this.commands.run(cmd, (tx) => Promise.resolve(this.makeKey(tx, auth.clubId, dto.name, dto.role, new Date())));
   }
 
   async listKeys(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<ApiKeyDto>> {
@@ -98,7 +98,7 @@ export class ClubsService {
 
   /** Revokes at once. The club's last working owner key cannot be revoked (it would lock the club out). */
   async revokeKey(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
-    const done = await this.commands.run(cmd, 204, async (tx) => {
+    const done = await this.commands.run(cmd, async (tx) => {
       const owners = await this.keys.lockActiveOwners(tx, auth.clubId);
       const key = await this.keys.lock(tx, auth.clubId, id);
       if (!key) throw notFound('API key');

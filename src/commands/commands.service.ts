@@ -16,7 +16,8 @@ import { claim, remember } from './idempotency';
 export class Commands {
   constructor(private readonly db: Db) {}
 
-  run<T>(ctx: CommandContext, successStatus: number, work: (tx: Tx) => Promise<T>): Promise<T | Replayed> {
+  /** `work` in one unit of work; the audit record and the answer kept for replay carry the route's success status (`ctx.successStatus`). */
+  run<T>(ctx: CommandContext, work: (tx: Tx) => Promise<T>): Promise<T | Replayed> {
     return this.db.transaction(async (tx) => {
       const idem = ctx.idempotency;
       if (idem) {
@@ -24,8 +25,8 @@ export class Commands {
         if (prior) return prior;
       }
       const result = await work(tx);
-      recordAudit(tx, ctx, successStatus);
-      if (idem) remember(tx, ctx, idem, successStatus, JSON.stringify(result));
+      recordAudit(tx, ctx, ctx.successStatus);
+      if (idem) remember(tx, ctx, idem, ctx.successStatus, JSON.stringify(result));
       return result;
     });
   }

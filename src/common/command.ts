@@ -16,6 +16,12 @@ export interface CommandContext {
    * the command names in `clubId` once known (club creation).
    */
   audit?: { method: string; route: string; path: string; requestId: string | null; clientRequestId: string | null; body: unknown; clubId?: string };
+  /**
+   * The status the route answers when the command succeeds (its `@HttpCode`, else 201 for
+   * POST and 200 otherwise, as Nest answers it): what the audit record and the answer kept
+   * for replay say. Set by the edge (`@Command()`, request.ts), never by a service.
+   */
+  successStatus: number;
 }
 
 /** A response replayed from an earlier request with the same Idempotency-Key. */

@@ -36,7 +36,7 @@ export class PlayersService {
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreatePlayerDto): Promise<PlayerDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => {
+    return this.commands.run(cmd, (tx) => {
       const now = new Date();
       const p: PlayerEntity = {
         clubId: auth.clubId,
@@ -64,7 +64,7 @@ export class PlayersService {
   }
 
   update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdatePlayerDto): Promise<PlayerDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const p = await this.players.lock(tx, auth.clubId, id);
       if (!p) throw notFound('Player');
       checkVersion(ifMatch, p.version);

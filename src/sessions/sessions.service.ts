@@ -53,7 +53,7 @@ export class SessionsService {
   }
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
       const now = new Date();
@@ -86,7 +86,7 @@ export class SessionsService {
   }
 
   update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateSessionDto): Promise<SessionDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const s = await this.sessions.lock(tx, auth.clubId, id);
       if (!s) throw notFound('Session');
       checkVersion(ifMatch, s.version);
@@ -101,7 +101,7 @@ export class SessionsService {
 
   /** R6.7: closing is refused while a game is unfinished; closing twice changes nothing. */
   close(cmd: CommandContext, auth: KeyAuth, id: string): Promise<SessionDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const s = await this.sessions.lock(tx, auth.clubId, id);
       if (!s) throw notFound('Session');
       // Nothing changes, so nothing is announced.

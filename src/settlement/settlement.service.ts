@@ -176,7 +176,7 @@ export class SettlementService {
    * other way (payments, like the ledger, are never changed).
    */
   recordPayment(cmd: CommandContext, auth: KeyAuth, sessionId: string, dto: CreatePaymentDto): Promise<PaymentDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const from = normaliseParty(dto.from);
       const to = normaliseParty(dto.to);

@@ -33,7 +33,7 @@ export class ChouettesService {
   ) {}
 
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const { setup, state } = newChouette(
         {
           stakeMinor: dto.stakeMinor,
@@ -57,7 +57,7 @@ export class ChouettesService {
 
   /** R5.8: a player joins at the end of the line, between games. */
   join(cmd: CommandContext, auth: KeyAuth, id: string, dto: JoinChouetteDto): Promise<ChouetteDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const t = await this.betweenGames(tx, auth, id, 'join');
       const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
       await assertPlayersInClub(tx, auth.clubId, [dto.playerId]);
@@ -71,7 +71,7 @@ export class ChouettesService {
 
   /** R5.8: a player leaves between games (the box's seat passes on as the rules say). */
   leave(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string): Promise<ChouetteDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const t = await this.betweenGames(tx, auth, id, 'leave');
       const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
       t.state = { ...t.state, seats: leaveChouette(t.state.seats, playerId, t.setup.rules) };

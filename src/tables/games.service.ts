@@ -63,7 +63,7 @@ export class GamesService {
   }
 
   start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const locked = await this.locked(tx, auth, kind, id, null);
       const { t } = locked;
       checkVersion(ifMatch, t.version);
@@ -90,7 +90,7 @@ export class GamesService {
   }
 
   act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const { live, session } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
       const before = tableFace(live.t, live.game);
       const next = applied(live, toDomainAction(dto));
@@ -117,7 +117,7 @@ export class GamesService {
   }
 
   undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const { live } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
       const { t, game } = live;
       assertSomethingToUndo(gameNo, game.actions.length);
@@ -132,7 +132,7 @@ export class GamesService {
   }
 
   abandon(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const { live, session } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch, false);
       const { t, game } = live;
       const before = tableFace(t, game);
@@ -151,7 +151,7 @@ export class GamesService {
 
   /** R6.3: reversing entries for the latest finished game; scores and seats come back. */
   void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => (await this.voidGame(tx, auth, kind, id, gameNo, ifMatch, dto.reason)).game);
+    return this.commands.run(cmd, async (tx) => (await this.voidGame(tx, auth, kind, id, gameNo, ifMatch, dto.reason)).game);
   }
 
   /**

@@ -88,7 +88,7 @@ export class MatchResultsService {
 
   /** R3.6: points to a side between games; may end the match (stake posted) or forfeit it (R3.9). */
   penalty(cmd: CommandContext, auth: KeyAuth, id: string, dto: PenaltyDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const { t, session } = await this.lockMatch(tx, auth, id);
       return this.penaltyOn(tx, t, session, dto);
     });
@@ -104,7 +104,7 @@ export class MatchResultsService {
       throw fieldErrors(ErrorCode.VALIDATION_FAILED, [{ field: 'at', message: 'at is the older name of arrivedAt: give one of them, not both' }]);
     }
     const when = dto.arrivedAt ?? dto.at;
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const at = when === undefined ? new Date() : new Date(when);
       const { t, session } = await this.lockMatch(tx, auth, id);
       checkVersion(ifMatch, t.version);
@@ -139,7 +139,7 @@ export class MatchResultsService {
    * the match is rated only if one of its games was finished.
    */
   forfeit(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ForfeitDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => this.forfeitIn(tx, auth, id, ifMatch, dto));
+    return this.commands.run(cmd, (tx) => this.forfeitIn(tx, auth, id, ifMatch, dto));
   }
 
   /** The forfeit inside the caller's command (its own route, or a tournament's withdrawal, R9.8). */
@@ -170,7 +170,7 @@ export class MatchResultsService {
    * game and a finish it caused are then as before it: a match it had ended is open again.
    */
   voidResult(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, reason: string): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const { t, session } = await this.lockMatch(tx, auth, id);
       checkVersion(ifMatch, t.version);
       const latest = latestResultOf(t.state, await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id));

@@ -35,7 +35,7 @@ export class TablesService {
   ) {}
 
   createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       if (dto.scheduledAt !== undefined) setup.scheduledAt = new Date(dto.scheduledAt).toISOString();
       assertStakeHasSession('match', dto.stakeMinor, dto.sessionId);
@@ -51,7 +51,7 @@ export class TablesService {
   }
 
   createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       await assertPlayersInClub(tx, auth.clubId, [...setup.players]);
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId);

@@ -45,7 +45,7 @@ export class TeamEventsService {
 
   /** R3.7 (+ R3.1, R2.8, R3.8, R6.7 for every board, as POST /v1/matches checks them), all in one transaction. */
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateTeamEventDto): Promise<TeamEventDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const sides = teamBoards(dto.teams.map((t) => t.players));
       // R8: every board plays the event's variant; its match's setup carries it, as a match's does.
       const variant = dto.variant ?? 'backgammon';

@@ -99,7 +99,7 @@ export class TournamentsService implements OnModuleInit {
 
   /** R9.1, R9.9, R9.11: a new tournament, open for entries. */
   create(cmd: CommandContext, auth: KeyAuth, dto: CreateTournamentDto): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const config = configOf(dto);
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId ?? null);
       const now = new Date();
@@ -126,7 +126,7 @@ export class TournamentsService implements OnModuleInit {
 
   /** R9.2: a player enters a flight, before the draw. */
   enter(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: EntryDto): Promise<TournamentDto | Replayed> {
-    return this.change(cmd, 201, auth, id, ifMatch, async (tx, t) => {
+    return this.change(cmd, auth, id, ifMatch, async (tx, t) => {
       assertEntriesOpen(t.status);
       await assertPlayersInClub(tx, auth.clubId, [dto.playerId]);
       const player = dto.playerId.toLowerCase();
@@ -142,7 +142,7 @@ export class TournamentsService implements OnModuleInit {
 
   /** R9.2: before the draw, an entry moves to another flight (or gets another seed). */
   moveEntry(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string, ifMatch: IfMatch, dto: MoveEntryDto): Promise<TournamentDto | Replayed> {
-    return this.change(cmd, 200, auth, id, ifMatch, (_tx, t) => {
+    return this.change(cmd, auth, id, ifMatch, (_tx, t) => {
       assertEntriesOpen(t.status);
       const player = playerId.toLowerCase();
       const from = entryFlight(t.state.flights, player, 'R9.2');
@@ -161,7 +161,7 @@ export class TournamentsService implements OnModuleInit {
 
   /** R9.3, R9.4, R9.9: the draw of every flight; round 1's matches created, the entry fees paid into the pools. */
   draw(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: DrawDto): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const held = await this.lock(tx, auth.clubId, id);
       const t = held.t;
       checkVersion(ifMatch, t.version);
@@ -200,7 +200,7 @@ export class TournamentsService implements OnModuleInit {
 
   /** R9.8: a player withdraws or is disqualified: his match is forfeited, his next opponent goes through. */
   withdraw(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string, ifMatch: IfMatch, dto: WithdrawDto): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const player = playerId.toLowerCase();
       // Locks in the order every match command takes them, the match before its tournament, so
       // a withdrawal and a result on the player's match wait for each other instead of
@@ -247,15 +247,8 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** A command that changes only the tournament's row: locked, changed, saved, announced. */
-  private change(
-    cmd: CommandContext,
-    status: number,
-    auth: KeyAuth,
-    id: string,
-    ifMatch: IfMatch,
-    fn: (tx: Tx, t: TournamentRow) => Promise<TournamentRow>,
-  ): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, status, async (tx) => {
+  private change(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, fn: (tx: Tx, t: TournamentRow) => Promise<TournamentRow>): Promise<TournamentDto | Replayed> {
+    return this.commands.run(cmd, async (tx) => {
       const held = await this.lock(tx, auth.clubId, id);
       checkVersion(ifMatch, held.t.version);
       const next = await fn(tx, held.t);

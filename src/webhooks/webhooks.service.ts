@@ -63,7 +63,7 @@ export class WebhooksService {
   async create(cmd: CommandContext, auth: KeyAuth, dto: CreateWebhookDto): Promise<CreatedWebhookDto | Replayed> {
     // The name is looked up before the transaction: no transaction waits on DNS.
     await this.checkAddress(dto.url);
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const count = await this.hooks.lockAndCount(tx, auth.clubId);
       if (count >= MAX_WEBHOOKS_PER_CLUB) {
         throw new ApiError(ErrorCode.WEBHOOK_LIMIT_REACHED, `The club has ${count} webhook subscriptions, the most it may have; delete one first.`);
@@ -109,7 +109,7 @@ export class WebhooksService {
       await this.find(auth, id);
       await this.checkAddress(dto.url);
     }
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const w = await this.hooks.lock(tx, auth.clubId, id);
       if (!w) throw notFound('Webhook');
       checkVersion(ifMatch, w.version);
@@ -121,7 +121,7 @@ export class WebhooksService {
   }
 
   async remove(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
-    const done = await this.commands.run(cmd, 204, async (tx) => {
+    const done = await this.commands.run(cmd, async (tx) => {
       const w = await this.hooks.lock(tx, auth.clubId, id);
       if (!w) throw notFound('Webhook');
       this.hooks.delete(tx, w);
@@ -167,7 +167,7 @@ export class WebhooksService {
       const body = eventBody(event);
       result = await sendWebhook({ url: w.url, body, headers: signedHeaders(secret, event.id, body, 1, at), allowPrivate: this.config.webhookAllowPrivate });
     }
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const now = await this.hooks.lock(tx, auth.clubId, id);
       if (!now) throw notFound('Webhook');
       const attempt = {

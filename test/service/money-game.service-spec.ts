@@ -27,14 +27,15 @@ describe('service tier: a money game through the services', () => {
   let owner: Client;
   let auth: KeyAuth;
   let A: string, B: string, tableId: string, sessionId: string;
-  const cmd = (idempotency: CommandContext['idempotency'] = null): CommandContext => ({ auth, idempotency });
+  // The status is the route's (the edge sets it): every command here is a POST that creates, answered 201.
+  const cmd = (idempotency: CommandContext['idempotency'] = null): CommandContext => ({ auth, idempotency, successStatus: 201 });
 
   beforeAll(async () => {
     const db = await cloneDatabase();
     owner = new Client({ connectionString: db.url });
     await owner.connect();
     tier = new ServiceTier(db.appUrl);
-    const club = fresh(await tier.get(ClubsService).create({ auth: { kind: 'operator' }, idempotency: null }, { name: 'Service club', currency: 'USD' }));
+    const club = fresh(await tier.get(ClubsService).create({ auth: { kind: 'operator' }, idempotency: null, successStatus: 201 }, { name: 'Service club', currency: 'USD' }));
     auth = { kind: 'key', clubId: club.club.id, keyId: club.apiKey.id, role: 'owner' };
     A = fresh(await tier.get(PlayersService).create(cmd(), auth, { name: 'Anna' })).id;
     B = fresh(await tier.get(PlayersService).create(cmd(), auth, { name: 'Ben' })).id;
