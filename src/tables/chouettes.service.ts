@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads, Tx } from '../db/tx';
@@ -32,7 +32,7 @@ export class ChouettesService {
     private readonly outbox: Outbox,
   ) {}
 
-  create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto | Replayed> {
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto> {
     return this.commands.run(cmd, async (tx) => {
       const { setup, state } = newChouette(
         {
@@ -56,7 +56,7 @@ export class ChouettesService {
   }
 
   /** R5.8: a player joins at the end of the line, between games. */
-  join(cmd: CommandContext, auth: KeyAuth, id: string, dto: JoinChouetteDto): Promise<ChouetteDto | Replayed> {
+  join(cmd: CommandContext, auth: KeyAuth, id: string, dto: JoinChouetteDto): Promise<ChouetteDto> {
     return this.commands.run(cmd, async (tx) => {
       const t = await this.betweenGames(tx, auth, id, 'join');
       const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
@@ -70,7 +70,7 @@ export class ChouettesService {
   }
 
   /** R5.8: a player leaves between games (the box's seat passes on as the rules say). */
-  leave(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string): Promise<ChouetteDto | Replayed> {
+  leave(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string): Promise<ChouetteDto> {
     return this.commands.run(cmd, async (tx) => {
       const t = await this.betweenGames(tx, auth, id, 'leave');
       const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);

@@ -5,7 +5,7 @@ import { MatExportError, renderMat } from '../domain/mat-export';
 import { matMatch } from './match-export';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads } from '../db/tx';
@@ -34,7 +34,7 @@ export class TablesService {
     private readonly outbox: Outbox,
   ) {}
 
-  createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
+  createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto> {
     return this.commands.run(cmd, async (tx) => {
       const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       if (dto.scheduledAt !== undefined) setup.scheduledAt = new Date(dto.scheduledAt).toISOString();
@@ -50,7 +50,7 @@ export class TablesService {
     });
   }
 
-  createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto | Replayed> {
+  createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto> {
     return this.commands.run(cmd, async (tx) => {
       const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       await assertPlayersInClub(tx, auth.clubId, [...setup.players]);
