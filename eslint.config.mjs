@@ -19,6 +19,8 @@ export default tseslint.config(
     rules: {
       // A leading underscore marks a parameter or element kept for its position only.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      // A replayed answer is thrown by Commands.run and is no error (src/common/command.ts): it alone may be thrown besides errors.
+      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'file', name: 'ReplayedAnswer' }] }],
     },
   },
   {

@@ -47,6 +47,41 @@ describe('Idempotency-Key (the HTTP contract: conventions)', () => {
     expect(again.headers['content-type']).toBeUndefined();
   });
 
+  it("replays each route's own success status (200 for a POST with @HttpCode(200), a PATCH), writes nothing, and is neither logged nor counted as a failure", async () => {
+    const session = (await t.http().post('/v1/sessions').set(bearer(owner)).send({ name: 'Replay night' })).body as { id: string };
+    const close = () => t.http().post(`/v1/sessions/${session.id}/close`).set(bearer(owner)).set('idempotency-key', 'k-close');
+    const first = await close();
+    expect(first.status).toBe(200);
+    const again = await close();
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+
+    const player = (await t.http().post('/v1/players').set(bearer(owner)).send({ name: 'Patched' })).body as { id: string };
+    const rename = () => t.http().patch(`/v1/players/${player.id}`).set(bearer(owner)).set('idempotency-key', 'k-rename').send({ name: 'Renamed' });
+    const renamed = await rename();
+    expect(renamed.status).toBe(200);
+    const renamedAgain = await rename();
+    expect([renamedAgain.status, renamedAgain.text, renamedAgain.headers['idempotent-replayed'], renamedAgain.headers.etag]).toEqual([200, renamed.text, 'true', '"2"']);
+
+    // One audit line each, with the route's status: the replays wrote nothing.
+    const audit = await t.sql<{ route: string; status: number }>(
+      "SELECT route, status FROM audit_log WHERE club_id = $1 AND route IN ('/v1/sessions/:id/close', '/v1/players/:id') ORDER BY id",
+      [clubId],
+    );
+    expect(audit).toEqual([
+      { route: '/v1/sessions/:id/close', status: 200 },
+      { route: '/v1/players/:id', status: 200 },
+    ]);
+    // Counted under their 2xx status; nothing logged as a failure (the app logs warnings and errors here).
+    const metrics = (await t.http().get('/metrics')).text;
+    expect(metrics).toMatch(/bgclub_http_requests_total\{method="POST",route="\/v1\/sessions\/:id\/close",status="200"\} 2\b/);
+    expect(metrics).not.toMatch(/bgclub_http_requests_total\{[^}]*status="5\d\d"\}/);
+    expect(t.app.output()).not.toMatch(/unhandled failure|request errored|"level":50/);
+  });
+
   it('refuses the same key with a different body (422 IDEMPOTENCY_KEY_REUSED) and writes nothing', async () => {
     await t.http().post('/v1/players').set(bearer(owner)).set('idempotency-key', 'k-carla').send({ name: 'Carla' });
     const other = await t.http().post('/v1/players').set(bearer(owner)).set('idempotency-key', 'k-carla').send({ name: 'Dora' });

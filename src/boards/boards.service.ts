@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { notFound } from '../common/api-error';
 import { setBounded } from '../common/bounded-map';
 import { KeyAuth, newApiToken, parseApiToken, secretMatches } from '../common/auth';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
 import { Commands } from '../commands/commands.service';
@@ -112,8 +112,8 @@ export class BoardsService {
   ) {}
 
   /** A new link, answered with its token and page (shown only here). */
-  create(cmd: CommandContext, auth: KeyAuth, dto: CreateBoardDto, origin: string | null): Promise<CreatedBoardLinkDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateBoardDto, origin: string | null): Promise<CreatedBoardLinkDto> {
+    return this.commands.run(cmd, async (tx) => {
       const sessionId = dto.sessionId?.toLowerCase() ?? null;
       const tournamentId = dto.tournamentId?.toLowerCase() ?? null;
       if (sessionId !== null && !(await this.repo.exists(tx, 'sessions', auth.clubId, sessionId))) throw notFound('Session');
@@ -140,16 +140,19 @@ export class BoardsService {
   }
 
   /** Revokes at once: the page and every open stream of the link stop (streams within seconds, on every instance). */
-  async revoke(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
-    const done = await this.commands.run(cmd, 204, async (tx) => {
-      const link = await this.repo.lock(tx, auth.clubId, id);
-      if (!link) throw notFound('Board link');
-      if (link.revokedAt === null) await this.repo.revoke(tx, auth.clubId, id);
-      return null;
-    });
-    this.keyCache.forget(auth.clubId, id);
-    this.links.delete(`${auth.clubId}/${id}`);
-    return done instanceof Replayed ? done : undefined;
+  async revoke(cmd: CommandContext, auth: KeyAuth, id: string): Promise<void> {
+    try {
+      await this.commands.run(cmd, async (tx) => {
+        const link = await this.repo.lock(tx, auth.clubId, id);
+        if (!link) throw notFound('Board link');
+        if (link.revokedAt === null) await this.repo.revoke(tx, auth.clubId, id);
+        return null;
+      });
+    } finally {
+      // Committed, or answered again: both caches drop it (whatever the outcome: it costs one read at most).
+      this.keyCache.forget(auth.clubId, id);
+      this.links.delete(`${auth.clubId}/${id}`);
+    }
   }
 
   /** Whether a token is a working board link (the page's own check: the page itself holds no data). */

@@ -6,7 +6,7 @@ import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Tx } from '../db/tx';
@@ -51,8 +51,8 @@ export class ClubsService {
   ) {}
 
   /** The operator creates a club and receives its first (owner) key. */
-  create(cmd: CommandContext, dto: CreateClubDto): Promise<CreatedClubDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => {
+  create(cmd: CommandContext, dto: CreateClubDto): Promise<CreatedClubDto> {
+    return this.commands.run(cmd, (tx) => {
       const now = new Date();
       const club: ClubEntity = {
         id: uuid7(),
@@ -77,8 +77,8 @@ export class ClubsService {
     return mapClub(club);
   }
 
-  update(cmd: CommandContext, auth: KeyAuth, ifMatch: number | '*' | undefined, dto: UpdateClubDto): Promise<ClubDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  update(cmd: CommandContext, auth: KeyAuth, ifMatch: number | '*' | undefined, dto: UpdateClubDto): Promise<ClubDto> {
+    return this.commands.run(cmd, async (tx) => {
       const club = await this.clubs.lock(tx, auth.clubId);
       if (!club) throw notFound('Club');
       checkVersion(ifMatch, club.version);
@@ -86,8 +86,8 @@ export class ClubsService {
     });
   }
 
-  createKey(cmd: CommandContext, auth: KeyAuth, dto: CreateApiKeyDto): Promise<CreatedApiKeyDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => Promise.resolve(this.makeKey(tx, auth.clubId, dto.name, dto.role, new Date())));
+  createKey(cmd: CommandContext, auth: KeyAuth, dto: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    return this.commands.run(cmd, (tx) => Promise.resolve(this.makeKey(tx, auth.clubId, dto.name, dto.role, new Date())));
   }
 
   async listKeys(auth: KeyAuth, limit: number, cursor?: string): Promise<Page<ApiKeyDto>> {
@@ -97,22 +97,24 @@ export class ClubsService {
   }
 
   /** Revokes at once. The club's last working owner key cannot be revoked (it would lock the club out). */
-  async revokeKey(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
-    const done = await this.commands.run(cmd, 204, async (tx) => {
-      const owners = await this.keys.lockActiveOwners(tx, auth.clubId);
-      const key = await this.keys.lock(tx, auth.clubId, id);
-      if (!key) throw notFound('API key');
-      if (key.revokedAt) return null;
-      if (key.role === 'owner' && owners.length === 1 && owners[0] === key.id) {
-        throw new ApiError(ErrorCode.LAST_OWNER_KEY, "This is the club's last working owner key; create another owner key before revoking it.");
-      }
-      await this.keys.revoke(tx, auth.clubId, id);
-      return null;
-    });
-    // Committed: this instance stops accepting the key before it answers (the others on the NOTIFY).
-    this.keyCache.forget(auth.clubId, id);
-    // A replay is marked as one (Idempotent-Replayed); a fresh revoke answers no body.
-    return done instanceof Replayed ? done : undefined;
+  async revokeKey(cmd: CommandContext, auth: KeyAuth, id: string): Promise<void> {
+    try {
+      await this.commands.run(cmd, async (tx) => {
+        const owners = await this.keys.lockActiveOwners(tx, auth.clubId);
+        const key = await this.keys.lock(tx, auth.clubId, id);
+        if (!key) throw notFound('API key');
+        if (key.revokedAt) return null;
+        if (key.role === 'owner' && owners.length === 1 && owners[0] === key.id) {
+          throw new ApiError(ErrorCode.LAST_OWNER_KEY, "This is the club's last working owner key; create another owner key before revoking it.");
+        }
+        await this.keys.revoke(tx, auth.clubId, id);
+        return null;
+      });
+    } finally {
+      // Committed, or answered again: this instance stops accepting the key before it answers
+      // (the others on the NOTIFY). Whatever the outcome: forgetting costs one read at most.
+      this.keyCache.forget(auth.clubId, id);
+    }
   }
 
   /** A new key (written with the command's COMMIT), answered with its token. */

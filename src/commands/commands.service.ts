@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { CommandContext } from '../common/command';
-import { Replayed } from '../common/command';
 import { Db } from '../db/db.service';
 import type { Tx } from '../db/tx';
 import { recordAudit } from './audit-record';
@@ -8,24 +7,27 @@ import { claim, remember } from './idempotency';
 
 /**
  * A command as the HTTP layer sees it: one transaction (the unit of work) wrapped in
- * what every write request gets. Before the work, its Idempotency-Key is claimed (a
- * replay answers the stored response and writes nothing); after it, the audit record
- * and the response for replay are written with the work's own COMMIT.
+ * what every write request gets. Before the work, its Idempotency-Key is claimed: when
+ * it was answered before, `run` throws that answer (ReplayedAnswer, src/common/command.ts),
+ * the transaction is rolled back having written nothing, and the edge answers it. After
+ * the work, the audit record and the response for replay are written with the work's own COMMIT.
  */
 @Injectable()
 export class Commands {
   constructor(private readonly db: Db) {}
 
-  run<T>(ctx: CommandContext, successStatus: number, work: (tx: Tx) => Promise<T>): Promise<T | Replayed> {
+  /** `work` in one unit of work; the audit record and the answer kept for replay carry the route's success status (`ctx.successStatus`). */
+  run<T>(ctx: CommandContext, work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => {
       const idem = ctx.idempotency;
       if (idem) {
         const prior = await claim(tx, ctx, idem);
-        if (prior) return prior;
+        // Not retried (no 40001/40P01) and rolled back: the claim wrote nothing.
+        if (prior) throw prior;
       }
       const result = await work(tx);
-      recordAudit(tx, ctx, successStatus);
-      if (idem) remember(tx, ctx, idem, successStatus, JSON.stringify(result));
+      recordAudit(tx, ctx, ctx.successStatus);
+      if (idem) remember(tx, ctx, idem, ctx.successStatus, JSON.stringify(result));
       return result;
     });
   }

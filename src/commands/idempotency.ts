@@ -1,5 +1,5 @@
 import { ApiError } from '../common/api-error';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext, ReplayedAnswer } from '../common/command';
 import { ErrorCode } from '../common/error-codes';
 import { openReplay, sealReplay } from '../common/replay-seal';
 import { cols } from '../db/decode';
@@ -21,8 +21,9 @@ function lockKey(ctx: CommandContext, idem: Idempotency): string {
 /**
  * Claims the Idempotency-Key for this transaction (an advisory lock held until it ends)
  * and answers the stored response when the key was used before with the same request.
+ * Either way it writes nothing (the lock goes with the transaction).
  */
-export async function claim(tx: Tx, ctx: CommandContext, idem: Idempotency): Promise<Replayed | null> {
+export async function claim(tx: Tx, ctx: CommandContext, idem: Idempotency): Promise<ReplayedAnswer | null> {
   const ok = await tx.maybeOne('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [lockKey(ctx, idem)], (r) => cols(r).bool('ok'));
   if (!ok) {
     throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, 'A request with this Idempotency-Key is still being processed; retry when it has finished.');
@@ -43,7 +44,7 @@ export async function claim(tx: Tx, ctx: CommandContext, idem: Idempotency): Pro
   if (body === null) {
     throw new ApiError(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This Idempotency-Key was used with another credential; use a new key for a new request.');
   }
-  return new Replayed(prior.status, body);
+  return new ReplayedAnswer(prior.status, body);
 }
 
 /** Stores the response for replay, sealed (only ciphertext is kept: an answer may carry a token). */

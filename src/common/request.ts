@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { FastifyRequest } from 'fastify';
 import type { CommandContext } from './command';
 import { ApiError } from './api-error';
@@ -22,10 +23,21 @@ function canonicalJson(v: unknown): string {
 
 const KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
-/** The context a command runs in: the caller, and its Idempotency-Key if any. */
+/**
+ * The status a route answers on success, as Nest answers it: its `@HttpCode`, else 201
+ * for POST and 200 for every other method.
+ */
+export function successStatusOf(handler: object, method: string): number {
+  const code: unknown = Reflect.getMetadata(HTTP_CODE_METADATA, handler);
+  if (typeof code === 'number') return code;
+  return method === 'POST' ? 201 : 200;
+}
+
+/** The context a command runs in: the caller, its Idempotency-Key if any, and the status its route answers on success. */
 export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext): CommandContext => {
   const req = ctx.switchToHttp().getRequest<FastifyRequest & { auth?: Auth }>();
   if (!req.auth) throw new Error('Command used on a public route');
+  const successStatus = successStatusOf(ctx.getHandler(), req.method);
   const audit = {
     method: req.method,
     route: req.routeOptions?.url ?? req.url.split('?')[0],
@@ -35,7 +47,7 @@ export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext):
     body: req.body ?? null,
   };
   const raw = req.headers['idempotency-key'];
-  if (raw === undefined) return { auth: req.auth, idempotency: null, audit };
+  if (raw === undefined) return { auth: req.auth, idempotency: null, audit, successStatus };
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (!KEY_RE.test(key)) {
     throw new ApiError(ErrorCode.INVALID_IDEMPOTENCY_KEY, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
@@ -46,7 +58,7 @@ export const Command = createParamDecorator((_: unknown, ctx: ExecutionContext):
     .digest('hex');
   // The stored answer is sealed under the caller's own token (replay-seal.ts); the guard has checked it.
   const token = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
-  return { auth: req.auth, idempotency: { key, requestHash, sealKey: replayKey(token, key, req.method, path) }, audit };
+  return { auth: req.auth, idempotency: { key, requestHash, sealKey: replayKey(token, key, req.method, path) }, audit, successStatus };
 });
 
 /**

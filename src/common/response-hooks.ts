@@ -1,26 +1,36 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Replayed } from './command';
+import type { ReplayedAnswer } from './command';
 
 /**
- * Sets `ETag: "<version>"` on every answer that carries a version, and answers a
- * replayed idempotent request with the stored status and body, byte for byte.
+ * Sets `ETag: "<version>"` on every answer that carries a version.
  *
  * A Fastify preSerialization hook (it sees the handler's object before it is turned
  * into JSON) rather than a Nest interceptor, so no request pays for an rxjs pipeline.
  */
 export function registerResponseHooks(fastify: FastifyInstance): void {
   fastify.addHook('preSerialization', (_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void) => {
-    if (payload instanceof Replayed) {
-      reply.status(payload.status).header('idempotent-replayed', 'true');
-      const version = versionOf(payload.body);
-      if (version !== null) reply.header('etag', `"${version}"`);
-      // The stored text itself, not a re-serialisation of it (a 204 sends no body anyway).
-      reply.serializer(() => payload.body);
-    } else if (payload && typeof payload === 'object' && Number.isInteger((payload as { version?: unknown }).version)) {
+    if (payload && typeof payload === 'object' && Number.isInteger((payload as { version?: unknown }).version)) {
       reply.header('etag', `"${(payload as { version: number }).version}"`);
     }
     done(null, payload);
   });
+}
+
+/**
+ * Answers a replayed idempotent request (thrown by Commands.run, caught by ProblemFilter)
+ * as the first answer went: the stored status, the stored text itself, byte for byte (no
+ * re-serialisation), as JSON, with `Idempotent-Replayed: true` and the ETag of the
+ * version it carries. A 204 sends no body and no content type.
+ */
+export function answerReplay(reply: FastifyReply, replayed: ReplayedAnswer): void {
+  reply.status(replayed.status).header('idempotent-replayed', 'true');
+  const version = versionOf(replayed.body);
+  if (version !== null) reply.header('etag', `"${version}"`);
+  if (replayed.status === 204) {
+    reply.send();
+    return;
+  }
+  reply.header('content-type', 'application/json; charset=utf-8').send(replayed.body);
 }
 
 function versionOf(body: string): number | null {

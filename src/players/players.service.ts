@@ -4,7 +4,7 @@ import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import { roundRating } from '../domain/rating';
@@ -35,8 +35,8 @@ export class PlayersService {
     private readonly outbox: Outbox,
   ) {}
 
-  create(cmd: CommandContext, auth: KeyAuth, dto: CreatePlayerDto): Promise<PlayerDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => {
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreatePlayerDto): Promise<PlayerDto> {
+    return this.commands.run(cmd, (tx) => {
       const now = new Date();
       const p: PlayerEntity = {
         clubId: auth.clubId,
@@ -63,8 +63,8 @@ export class PlayersService {
     return toPage(rows, limit, (p) => [p.id], mapPlayer);
   }
 
-  update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdatePlayerDto): Promise<PlayerDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdatePlayerDto): Promise<PlayerDto> {
+    return this.commands.run(cmd, async (tx) => {
       const p = await this.players.lock(tx, auth.clubId, id);
       if (!p) throw notFound('Player');
       checkVersion(ifMatch, p.version);

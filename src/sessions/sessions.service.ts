@@ -6,7 +6,7 @@ import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Tx } from '../db/tx';
@@ -52,8 +52,8 @@ export class SessionsService {
     return session;
   }
 
-  create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateSessionDto): Promise<SessionDto> {
+    return this.commands.run(cmd, async (tx) => {
       const club = await this.clubs.find(tx, auth.clubId);
       if (!club) throw notFound('Club');
       const now = new Date();
@@ -85,8 +85,8 @@ export class SessionsService {
     return toPage(rows, limit, (s) => [s.id], mapSession);
   }
 
-  update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateSessionDto): Promise<SessionDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateSessionDto): Promise<SessionDto> {
+    return this.commands.run(cmd, async (tx) => {
       const s = await this.sessions.lock(tx, auth.clubId, id);
       if (!s) throw notFound('Session');
       checkVersion(ifMatch, s.version);
@@ -100,8 +100,8 @@ export class SessionsService {
   }
 
   /** R6.7: closing is refused while a game is unfinished; closing twice changes nothing. */
-  close(cmd: CommandContext, auth: KeyAuth, id: string): Promise<SessionDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  close(cmd: CommandContext, auth: KeyAuth, id: string): Promise<SessionDto> {
+    return this.commands.run(cmd, async (tx) => {
       const s = await this.sessions.lock(tx, auth.clubId, id);
       if (!s) throw notFound('Session');
       // Nothing changes, so nothing is announced.

@@ -7,7 +7,7 @@ import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, encodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { isUuid, uuid7 } from '../common/uuid';
 import { ClubsRepository } from '../clubs';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads } from '../db/tx';
@@ -175,8 +175,8 @@ export class SettlementService {
    * settle after the session has closed. A mistake is corrected by a payment the
    * other way (payments, like the ledger, are never changed).
    */
-  recordPayment(cmd: CommandContext, auth: KeyAuth, sessionId: string, dto: CreatePaymentDto): Promise<PaymentDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  recordPayment(cmd: CommandContext, auth: KeyAuth, sessionId: string, dto: CreatePaymentDto): Promise<PaymentDto> {
+    return this.commands.run(cmd, async (tx) => {
       const s = await this.sessions.get(tx, auth.clubId, sessionId);
       const from = normaliseParty(dto.from);
       const to = normaliseParty(dto.to);

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads, Tx } from '../db/tx';
@@ -32,8 +32,8 @@ export class ChouettesService {
     private readonly outbox: Outbox,
   ) {}
 
-  create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateChouetteDto): Promise<ChouetteDto> {
+    return this.commands.run(cmd, async (tx) => {
       const { setup, state } = newChouette(
         {
           stakeMinor: dto.stakeMinor,
@@ -56,8 +56,8 @@ export class ChouettesService {
   }
 
   /** R5.8: a player joins at the end of the line, between games. */
-  join(cmd: CommandContext, auth: KeyAuth, id: string, dto: JoinChouetteDto): Promise<ChouetteDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  join(cmd: CommandContext, auth: KeyAuth, id: string, dto: JoinChouetteDto): Promise<ChouetteDto> {
+    return this.commands.run(cmd, async (tx) => {
       const t = await this.betweenGames(tx, auth, id, 'join');
       const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
       await assertPlayersInClub(tx, auth.clubId, [dto.playerId]);
@@ -70,8 +70,8 @@ export class ChouettesService {
   }
 
   /** R5.8: a player leaves between games (the box's seat passes on as the rules say). */
-  leave(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string): Promise<ChouetteDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  leave(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string): Promise<ChouetteDto> {
+    return this.commands.run(cmd, async (tx) => {
       const t = await this.betweenGames(tx, auth, id, 'leave');
       const session = await this.sessions.openSession(tx, auth.clubId, t.sessionId);
       t.state = { ...t.state, seats: leaveChouette(t.state.seats, playerId, t.setup.rules) };

@@ -4,7 +4,7 @@ import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads, Tx } from '../db/tx';
@@ -62,8 +62,8 @@ export class GamesService {
     return { kind, t, setup: engine.nextGame(t, read) };
   }
 
-  start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  start(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, ifMatch: IfMatch, dto: StartGameDto): Promise<GameDto> {
+    return this.commands.run(cmd, async (tx) => {
       const locked = await this.locked(tx, auth, kind, id, null);
       const { t } = locked;
       checkVersion(ifMatch, t.version);
@@ -89,8 +89,8 @@ export class GamesService {
     });
   }
 
-  act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  act(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: ActionDto): Promise<GameDto> {
+    return this.commands.run(cmd, async (tx) => {
       const { live, session } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
       const before = tableFace(live.t, live.game);
       const next = applied(live, toDomainAction(dto));
@@ -116,8 +116,8 @@ export class GamesService {
     });
   }
 
-  undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  undo(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto> {
+    return this.commands.run(cmd, async (tx) => {
       const { live } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch);
       const { t, game } = live;
       assertSomethingToUndo(gameNo, game.actions.length);
@@ -131,8 +131,8 @@ export class GamesService {
     });
   }
 
-  abandon(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  abandon(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch): Promise<GameDto> {
+    return this.commands.run(cmd, async (tx) => {
       const { live, session } = await this.liveGame(tx, auth, kind, id, gameNo, ifMatch, false);
       const { t, game } = live;
       const before = tableFace(t, game);
@@ -150,8 +150,8 @@ export class GamesService {
   }
 
   /** R6.3: reversing entries for the latest finished game; scores and seats come back. */
-  void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => (await this.voidGame(tx, auth, kind, id, gameNo, ifMatch, dto.reason)).game);
+  void(cmd: CommandContext, auth: KeyAuth, kind: TableKind, id: string, gameNo: number, ifMatch: IfMatch, dto: VoidDto): Promise<GameDto> {
+    return this.commands.run(cmd, async (tx) => (await this.voidGame(tx, auth, kind, id, gameNo, ifMatch, dto.reason)).game);
   }
 
   /**

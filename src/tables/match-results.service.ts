@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { fieldErrors, notFound } from '../common/api-error';
 import { ErrorCode } from '../common/error-codes';
 import { KeyAuth } from '../common/auth';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { checkVersion } from '../common/request';
 import { Commands } from '../commands/commands.service';
 import type { Tx } from '../db/tx';
@@ -87,8 +87,8 @@ export class MatchResultsService {
   }
 
   /** R3.6: points to a side between games; may end the match (stake posted) or forfeit it (R3.9). */
-  penalty(cmd: CommandContext, auth: KeyAuth, id: string, dto: PenaltyDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  penalty(cmd: CommandContext, auth: KeyAuth, id: string, dto: PenaltyDto): Promise<MatchDto> {
+    return this.commands.run(cmd, async (tx) => {
       const { t, session } = await this.lockMatch(tx, auth, id);
       return this.penaltyOn(tx, t, session, dto);
     });
@@ -99,12 +99,12 @@ export class MatchResultsService {
    * opponent for every full 5 minutes late, a forfeit for lateness past half the target,
    * nothing under 5 minutes. Answers the match after it.
    */
-  arrival(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ArrivalDto): Promise<ArrivalResultDto | Replayed> {
+  arrival(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ArrivalDto): Promise<ArrivalResultDto> {
     if (dto.arrivedAt !== undefined && dto.at !== undefined) {
       throw fieldErrors(ErrorCode.VALIDATION_FAILED, [{ field: 'at', message: 'at is the older name of arrivedAt: give one of them, not both' }]);
     }
     const when = dto.arrivedAt ?? dto.at;
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const at = when === undefined ? new Date() : new Date(when);
       const { t, session } = await this.lockMatch(tx, auth, id);
       checkVersion(ifMatch, t.version);
@@ -138,8 +138,8 @@ export class MatchResultsService {
    * progress is closed as abandoned (it posts nothing); the stake is paid as for any win;
    * the match is rated only if one of its games was finished.
    */
-  forfeit(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ForfeitDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, (tx) => this.forfeitIn(tx, auth, id, ifMatch, dto));
+  forfeit(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: ForfeitDto): Promise<MatchDto> {
+    return this.commands.run(cmd, (tx) => this.forfeitIn(tx, auth, id, ifMatch, dto));
   }
 
   /** The forfeit inside the caller's command (its own route, or a tournament's withdrawal, R9.8). */
@@ -169,8 +169,8 @@ export class MatchResultsService {
    * game's own void route does), its last penalty or its forfeit. The score, the Crawford
    * game and a finish it caused are then as before it: a match it had ended is open again.
    */
-  voidResult(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, reason: string): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  voidResult(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, reason: string): Promise<MatchDto> {
+    return this.commands.run(cmd, async (tx) => {
       const { t, session } = await this.lockMatch(tx, auth, id);
       checkVersion(ifMatch, t.version);
       const latest = latestResultOf(t.state, await this.tables.latestFinishedGameNo(tx, auth.clubId, t.id));

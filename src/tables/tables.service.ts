@@ -5,7 +5,7 @@ import { MatExportError, renderMat } from '../domain/mat-export';
 import { matMatch } from './match-export';
 import { KeyAuth } from '../common/auth';
 import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { Commands } from '../commands/commands.service';
 import { Db } from '../db/db.service';
 import type { Reads } from '../db/tx';
@@ -34,8 +34,8 @@ export class TablesService {
     private readonly outbox: Outbox,
   ) {}
 
-  createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  createMatch(cmd: CommandContext, auth: KeyAuth, dto: CreateMatchDto): Promise<MatchDto> {
+    return this.commands.run(cmd, async (tx) => {
       const setup = newMatchSetup({ sides: dto.sides, target: dto.target, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       if (dto.scheduledAt !== undefined) setup.scheduledAt = new Date(dto.scheduledAt).toISOString();
       assertStakeHasSession('match', dto.stakeMinor, dto.sessionId);
@@ -50,8 +50,8 @@ export class TablesService {
     });
   }
 
-  createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  createMoneyGame(cmd: CommandContext, auth: KeyAuth, dto: CreateMoneyGameDto): Promise<MoneyGameDto> {
+    return this.commands.run(cmd, async (tx) => {
       const setup = newMoneySetup({ players: dto.players, stakeMinor: dto.stakeMinor, rules: dto.rules as Record<string, unknown> | undefined, variant: dto.variant });
       await assertPlayersInClub(tx, auth.clubId, [...setup.players]);
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId);

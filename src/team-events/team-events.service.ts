@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { uuid7 } from '../common/uuid';
 import { Commands } from '../commands/commands.service';
@@ -44,8 +44,8 @@ export class TeamEventsService {
   ) {}
 
   /** R3.7 (+ R3.1, R2.8, R3.8, R6.7 for every board, as POST /v1/matches checks them), all in one transaction. */
-  create(cmd: CommandContext, auth: KeyAuth, dto: CreateTeamEventDto): Promise<TeamEventDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateTeamEventDto): Promise<TeamEventDto> {
+    return this.commands.run(cmd, async (tx) => {
       const sides = teamBoards(dto.teams.map((t) => t.players));
       // R8: every board plays the event's variant; its match's setup carries it, as a match's does.
       const variant = dto.variant ?? 'backgammon';

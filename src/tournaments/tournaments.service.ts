@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { notFound } from '../common/api-error';
 import { KeyAuth } from '../common/auth';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { decodeCursor, Page, PAGE_LIMIT, toPage } from '../common/pagination';
 import { checkVersion } from '../common/request';
 import { uuid7 } from '../common/uuid';
@@ -98,8 +98,8 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** R9.1, R9.9, R9.11: a new tournament, open for entries. */
-  create(cmd: CommandContext, auth: KeyAuth, dto: CreateTournamentDto): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, 201, async (tx) => {
+  create(cmd: CommandContext, auth: KeyAuth, dto: CreateTournamentDto): Promise<TournamentDto> {
+    return this.commands.run(cmd, async (tx) => {
       const config = configOf(dto);
       const session = await this.sessions.openSession(tx, auth.clubId, dto.sessionId ?? null);
       const now = new Date();
@@ -125,8 +125,8 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** R9.2: a player enters a flight, before the draw. */
-  enter(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: EntryDto): Promise<TournamentDto | Replayed> {
-    return this.change(cmd, 201, auth, id, ifMatch, async (tx, t) => {
+  enter(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: EntryDto): Promise<TournamentDto> {
+    return this.change(cmd, auth, id, ifMatch, async (tx, t) => {
       assertEntriesOpen(t.status);
       await assertPlayersInClub(tx, auth.clubId, [dto.playerId]);
       const player = dto.playerId.toLowerCase();
@@ -141,8 +141,8 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** R9.2: before the draw, an entry moves to another flight (or gets another seed). */
-  moveEntry(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string, ifMatch: IfMatch, dto: MoveEntryDto): Promise<TournamentDto | Replayed> {
-    return this.change(cmd, 200, auth, id, ifMatch, (_tx, t) => {
+  moveEntry(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string, ifMatch: IfMatch, dto: MoveEntryDto): Promise<TournamentDto> {
+    return this.change(cmd, auth, id, ifMatch, (_tx, t) => {
       assertEntriesOpen(t.status);
       const player = playerId.toLowerCase();
       const from = entryFlight(t.state.flights, player, 'R9.2');
@@ -160,8 +160,8 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** R9.3, R9.4, R9.9: the draw of every flight; round 1's matches created, the entry fees paid into the pools. */
-  draw(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: DrawDto): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  draw(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, dto: DrawDto): Promise<TournamentDto> {
+    return this.commands.run(cmd, async (tx) => {
       const held = await this.lock(tx, auth.clubId, id);
       const t = held.t;
       checkVersion(ifMatch, t.version);
@@ -199,8 +199,8 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** R9.8: a player withdraws or is disqualified: his match is forfeited, his next opponent goes through. */
-  withdraw(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string, ifMatch: IfMatch, dto: WithdrawDto): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, 200, async (tx) => {
+  withdraw(cmd: CommandContext, auth: KeyAuth, id: string, playerId: string, ifMatch: IfMatch, dto: WithdrawDto): Promise<TournamentDto> {
+    return this.commands.run(cmd, async (tx) => {
       const player = playerId.toLowerCase();
       // Locks in the order every match command takes them, the match before its tournament, so
       // a withdrawal and a result on the player's match wait for each other instead of
@@ -247,15 +247,8 @@ export class TournamentsService implements OnModuleInit {
   }
 
   /** A command that changes only the tournament's row: locked, changed, saved, announced. */
-  private change(
-    cmd: CommandContext,
-    status: number,
-    auth: KeyAuth,
-    id: string,
-    ifMatch: IfMatch,
-    fn: (tx: Tx, t: TournamentRow) => Promise<TournamentRow>,
-  ): Promise<TournamentDto | Replayed> {
-    return this.commands.run(cmd, status, async (tx) => {
+  private change(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: IfMatch, fn: (tx: Tx, t: TournamentRow) => Promise<TournamentRow>): Promise<TournamentDto> {
+    return this.commands.run(cmd, async (tx) => {
       const held = await this.lock(tx, auth.clubId, id);
       checkVersion(ifMatch, held.t.version);
       const next = await fn(tx, held.t);

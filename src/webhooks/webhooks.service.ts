@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, notFound } from '../common/api-error';
 import type { KeyAuth } from '../common/auth';
-import { CommandContext, Replayed } from '../common/command';
+import { CommandContext } from '../common/command';
 import { isoOrNull } from '../common/dates';
 import { ErrorCode } from '../common/error-codes';
 import { decodeCursor, Page, toPage } from '../common/pagination';
@@ -60,10 +60,10 @@ export class WebhooksService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(cmd: CommandContext, auth: KeyAuth, dto: CreateWebhookDto): Promise<CreatedWebhookDto | Replayed> {
+  async create(cmd: CommandContext, auth: KeyAuth, dto: CreateWebhookDto): Promise<CreatedWebhookDto> {
     // The name is looked up before the transaction: no transaction waits on DNS.
     await this.checkAddress(dto.url);
-    return this.commands.run(cmd, 201, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const count = await this.hooks.lockAndCount(tx, auth.clubId);
       if (count >= MAX_WEBHOOKS_PER_CLUB) {
         throw new ApiError(ErrorCode.WEBHOOK_LIMIT_REACHED, `The club has ${count} webhook subscriptions, the most it may have; delete one first.`);
@@ -103,13 +103,13 @@ export class WebhooksService {
     return mapWebhook(await this.find(auth, id));
   }
 
-  async update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateWebhookDto): Promise<WebhookDto | Replayed> {
+  async update(cmd: CommandContext, auth: KeyAuth, id: string, ifMatch: number | '*' | undefined, dto: UpdateWebhookDto): Promise<WebhookDto> {
     if (dto.url !== undefined) {
       // Another club's or no subscription is 404 whatever the URL; the name is looked up outside the transaction.
       await this.find(auth, id);
       await this.checkAddress(dto.url);
     }
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const w = await this.hooks.lock(tx, auth.clubId, id);
       if (!w) throw notFound('Webhook');
       checkVersion(ifMatch, w.version);
@@ -120,14 +120,13 @@ export class WebhooksService {
     });
   }
 
-  async remove(cmd: CommandContext, auth: KeyAuth, id: string): Promise<Replayed | undefined> {
-    const done = await this.commands.run(cmd, 204, async (tx) => {
+  async remove(cmd: CommandContext, auth: KeyAuth, id: string): Promise<void> {
+    await this.commands.run(cmd, async (tx) => {
       const w = await this.hooks.lock(tx, auth.clubId, id);
       if (!w) throw notFound('Webhook');
       this.hooks.delete(tx, w);
       return null;
     });
-    return done instanceof Replayed ? done : undefined;
   }
 
   async deliveries(auth: KeyAuth, id: string, limit: number, cursor?: string): Promise<Page<DeliveryAttemptDto>> {
@@ -148,7 +147,7 @@ export class WebhooksService {
    * written after it, in a command of its own. Its id (`test_…`) is no position in the
    * log. A 410 Gone disables the subscription, as it does for any event.
    */
-  async test(cmd: CommandContext, auth: KeyAuth, id: string): Promise<DeliveryAttemptDto | Replayed> {
+  async test(cmd: CommandContext, auth: KeyAuth, id: string): Promise<DeliveryAttemptDto> {
     const w = await this.find(auth, id);
     const at = new Date();
     const event: ClubEvent = {
@@ -167,7 +166,7 @@ export class WebhooksService {
       const body = eventBody(event);
       result = await sendWebhook({ url: w.url, body, headers: signedHeaders(secret, event.id, body, 1, at), allowPrivate: this.config.webhookAllowPrivate });
     }
-    return this.commands.run(cmd, 200, async (tx) => {
+    return this.commands.run(cmd, async (tx) => {
       const now = await this.hooks.lock(tx, auth.clubId, id);
       if (!now) throw notFound('Webhook');
       const attempt = {

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import type { KeyAuth } from '../../src/common/auth';
-import { Replayed, type CommandContext } from '../../src/common/command';
+import { ReplayedAnswer, type CommandContext } from '../../src/common/command';
 import { ClubsService } from '../../src/clubs/clubs.service';
 import { RuleViolation } from '../../src/domain/errors';
 import { PlayersService } from '../../src/players/players.service';
@@ -9,12 +9,6 @@ import { GamesService } from '../../src/tables/games.service';
 import { TablesService } from '../../src/tables/tables.service';
 import { cloneDatabase } from '../support/app';
 import { ServiceTier } from '../support/service-tier';
-
-/** What a service returns when it is not a replay (every command here is new). */
-function fresh<T>(r: T | Replayed): T {
-  if (r instanceof Replayed) throw new Error(`replayed unexpectedly: ${r.status} ${r.body}`);
-  return r;
-}
 
 /**
  * The service tier: the services on a real database, called as the controllers call
@@ -27,19 +21,20 @@ describe('service tier: a money game through the services', () => {
   let owner: Client;
   let auth: KeyAuth;
   let A: string, B: string, tableId: string, sessionId: string;
-  const cmd = (idempotency: CommandContext['idempotency'] = null): CommandContext => ({ auth, idempotency });
+  // The status is the route's (the edge sets it): every command here is a POST that creates, answered 201.
+  const cmd = (idempotency: CommandContext['idempotency'] = null): CommandContext => ({ auth, idempotency, successStatus: 201 });
 
   beforeAll(async () => {
     const db = await cloneDatabase();
     owner = new Client({ connectionString: db.url });
     await owner.connect();
     tier = new ServiceTier(db.appUrl);
-    const club = fresh(await tier.get(ClubsService).create({ auth: { kind: 'operator' }, idempotency: null }, { name: 'Service club', currency: 'USD' }));
+    const club = await tier.get(ClubsService).create({ auth: { kind: 'operator' }, idempotency: null, successStatus: 201 }, { name: 'Service club', currency: 'USD' });
     auth = { kind: 'key', clubId: club.club.id, keyId: club.apiKey.id, role: 'owner' };
-    A = fresh(await tier.get(PlayersService).create(cmd(), auth, { name: 'Anna' })).id;
-    B = fresh(await tier.get(PlayersService).create(cmd(), auth, { name: 'Ben' })).id;
-    sessionId = fresh(await tier.get(SessionsService).create(cmd(), auth, { name: 'Club night', rakePercent: 2.5 })).id;
-    tableId = fresh(await tier.get(TablesService).createMoneyGame(cmd(), auth, { sessionId, players: [A, B], stakeMinor: 100 })).id;
+    A = (await tier.get(PlayersService).create(cmd(), auth, { name: 'Anna' })).id;
+    B = (await tier.get(PlayersService).create(cmd(), auth, { name: 'Ben' })).id;
+    sessionId = (await tier.get(SessionsService).create(cmd(), auth, { name: 'Club night', rakePercent: 2.5 })).id;
+    tableId = (await tier.get(TablesService).createMoneyGame(cmd(), auth, { sessionId, players: [A, B], stakeMinor: 100 })).id;
   });
   afterAll(async () => {
     await tier?.close();
@@ -51,15 +46,13 @@ describe('service tier: a money game through the services', () => {
 
   it('records a whole game in one command: the game, the ledger (R4.2, R6.4 rake to the house) and its events, all or nothing', async () => {
     const before = await eventTypes();
-    const game = fresh(
-      await tier.get(GamesService).start(cmd(), auth, 'money', tableId, undefined, {
-        actions: [
-          { type: 'double', by: A },
-          { type: 'take', by: B },
-          { type: 'finish', winner: A, result: 'single', resigned: false },
-        ],
-      } as never),
-    );
+    const game = await tier.get(GamesService).start(cmd(), auth, 'money', tableId, undefined, {
+      actions: [
+        { type: 'double', by: A },
+        { type: 'take', by: B },
+        { type: 'finish', winner: A, result: 'single', resigned: false },
+      ],
+    } as never);
     expect(game).toMatchObject({ gameNo: 1, status: 'finished', points: 2, winnerSide: 0 });
     // R4.2: Ben pays 2 × 100; R6.4: 2.5 % of Anna's gain of 200, rounded down, is 5 for the house.
     const ledger = await rows<{ from_party: string; to_party: string; amount_minor: string; kind: string }>(
@@ -92,10 +85,18 @@ describe('service tier: a money game through the services', () => {
 
   it('answers a repeated Idempotency-Key with the stored answer and records nothing twice', async () => {
     const key = { key: 'service-tier-1', requestHash: 'h1', sealKey: Buffer.alloc(32, 7) };
-    const first = fresh(await tier.get(PlayersService).create(cmd(key), auth, { name: 'Cleo' }));
-    const again = await tier.get(PlayersService).create(cmd(key), auth, { name: 'Cleo' });
-    expect(again).toBeInstanceOf(Replayed);
-    expect(JSON.parse((again as Replayed).body)).toEqual(first);
+    const first = await tier.get(PlayersService).create(cmd(key), auth, { name: 'Cleo' });
+    // The replay is no result: Commands.run throws the stored answer (the edge answers it), status and text.
+    const again = await tier
+      .get(PlayersService)
+      .create(cmd(key), auth, { name: 'Cleo' })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(again).toBeInstanceOf(ReplayedAnswer);
+    expect((again as ReplayedAnswer).status).toBe(201);
+    expect(JSON.parse((again as ReplayedAnswer).body)).toEqual(first);
     expect(await rows(`SELECT name FROM players WHERE club_id = $1 AND name = 'Cleo'`, [auth.clubId])).toHaveLength(1);
   });
 });

@@ -59,6 +59,8 @@ const known = {
   IntersectionType: (cls) => class extends cls {},
   getSchemaPath: (x) => `#/components/schemas/${typeof x === 'string' ? x : x?.name}`,
   forwardRef: (fn) => fn,
+  // @nestjs/common/constants: where @HttpCode keeps a route's status (src/common/request.ts reads it).
+  HTTP_CODE_METADATA: '__httpCode__',
   // A parameter decorator is made once and called per use: `Command()` is the decorator.
   createParamDecorator: () => noDecorator,
 };

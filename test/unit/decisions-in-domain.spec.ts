@@ -78,6 +78,66 @@ function raises422(line: string): boolean {
   });
 }
 
+/** The edge: where HTTP statuses and replays are answered (src/common, src/commands). */
+const outsideEdge = () => sources(SRC).filter((f) => !/^(common|commands)\//.test(relative(SRC, f).split('\\').join('/')));
+
+/** A replay named: `Replayed`, `ReplayedAnswer` (the header `Idempotent-Replayed` is not one). */
+const NAMES_REPLAY = /(?<![\w-])Replayed\w*/;
+
+/** `commands.run(ctx, <status>, …)`: a number, or a name saying status, as its second argument (across lines). */
+const RUN_WITH_STATUS = /\bcommands\.run\(\s*[\w.]+\s*,\s*(?:\d+|[\w.]*[sS]tatus\b)/g;
+
+/** Every `commands.run` with a status of its own, where it is. */
+function runsWithStatus(files: string[]): string[] {
+  return files.flatMap((f) => {
+    const text = readFileSync(f, 'utf8');
+    return [...text.matchAll(RUN_WITH_STATUS)].map((m) => `${relative(ROOT, f)}:${text.slice(0, m.index).split('\n').length}: ${m[0]}`);
+  });
+}
+
+describe('HTTP stays at the edge', () => {
+  it('no file outside src/common and src/commands names a replay: a replay never travels through a service', () => {
+    const files = outsideEdge();
+    expect(files.length).toBeGreaterThan(50);
+    const mentions = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (NAMES_REPLAY.test(line) ? [`${relative(ROOT, f)}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(mentions).toEqual([]);
+  });
+
+  it("no service passes a status to commands.run: the success status is the route's", () => {
+    const files = outsideEdge();
+    // The check sees the calls at all: there are dozens of them.
+    const calls = files.reduce((n, f) => n + (readFileSync(f, 'utf8').match(/\bcommands\.run\(/g)?.length ?? 0), 0);
+    expect(calls).toBeGreaterThan(30);
+    expect(runsWithStatus(files)).toEqual([]);
+  });
+
+  describe('the checks themselves', () => {
+    it.each([
+      ["import { CommandContext, Replayed } from '../common/command';", true],
+      ['return done instanceof Replayed ? done : undefined;', true],
+      ['throw new ReplayedAnswer(prior.status, body);', true],
+      ['// A replay is marked as one (Idempotent-Replayed); a fresh one answers no body.', false],
+      ["reply.header('idempotent-replayed', 'true');", false],
+    ])('names a replay: %s → %s', (line, found) => {
+      expect(NAMES_REPLAY.test(line)).toBe(found);
+    });
+
+    it.each([
+      ['return this.commands.run(cmd, 201, async (tx) => {', 1],
+      ['return this.commands.run(cmd, status, async (tx) => {', 1],
+      ['return this.commands.run(\n      cmd,\n      204,\n      async (tx) => {', 1],
+      ['return this.commands.run(cmd, async (tx) => {', 0],
+      ['return this.commands.run(cmd, (tx) => this.forfeitIn(tx, auth, id, ifMatch, dto));', 0],
+    ])('a status passed to commands.run: %s → %s', (text, count) => {
+      expect([...text.matchAll(RUN_WITH_STATUS)]).toHaveLength(count);
+    });
+  });
+});
+
 describe('decisions in the domain', () => {
   it('refusals by the rules are decided in src/domain only: services and repositories call its functions', () => {
     const files = outsideDomain().filter((f) => !RENDERED_NOT_DECIDED.includes(relative(ROOT, f)));
