@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { Pool, PoolClient } from 'pg';
 import { ApiError } from '../../src/common/api-error';
 import { DatabaseBusy, isDatabaseUnavailable, WriteConflict } from '../../src/common/db-failures';
@@ -9,6 +8,7 @@ import { isRetryable } from '../../src/common/retryable';
 import { Connection } from '../../src/db/connection';
 import { Tx } from '../../src/db/tx';
 import { UnitOfWork } from '../../src/db/unit-of-work';
+import { matching, ROOT, sourceFiles } from '../support/source-lines';
 
 /**
  * The database layer raises failures that carry no HTTP (src/common/db-failures.ts):
@@ -16,30 +16,13 @@ import { UnitOfWork } from '../../src/db/unit-of-work';
  * every attempt a DatabaseBusy. The edge (src/common/problem.ts) gives each its answer.
  */
 
-const ROOT = join(__dirname, '..', '..');
 const DB = join(ROOT, 'src', 'db');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sources(path);
-    return e.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** An import (static, dynamic or require) of the HTTP layer's errors: api-error.ts or error-codes.ts. */
 const HTTP_ERRORS_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)['"][^'"]*\/(api-error|error-codes)['"]/;
 
 /** Each line of a file under src/db importing the HTTP layer's errors, where it is. */
-function httpErrorImports(files: string[]): string[] {
-  return files.flatMap((f) =>
-    readFileSync(f, 'utf8')
-      .split('\n')
-      .map((line, i) => ({ line: line.trim(), where: `${relative(ROOT, f)}:${i + 1}` }))
-      .filter(({ line }) => !line.startsWith('//') && !line.startsWith('*') && HTTP_ERRORS_IMPORT.test(line))
-      .map(({ where, line }) => `${where}: ${line}`),
-  );
-}
+const httpErrorImports = (files: string[]) => matching(files, (line) => HTTP_ERRORS_IMPORT.test(line));
 
 const CONFLICT_DETAIL = 'Someone else changed this at the same moment; read it again and retry.';
 const BUSY_DETAIL = 'Too many scorers changed this at once; try again.';
@@ -49,7 +32,7 @@ const serializationFailure = () => Object.assign(new Error('could not serialize 
 
 describe('src/db builds no HTTP errors', () => {
   it('no file under src/db imports api-error or error-codes', () => {
-    const files = sources(DB);
+    const files = sourceFiles(DB);
     expect(files.length).toBeGreaterThan(10);
     expect(httpErrorImports(files)).toEqual([]);
   });

@@ -1,21 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ROOT, sourceFiles } from '../support/source-lines';
 
 /**
  * The rule book (docs/rules.md) explains every rule the code cites: each rule id has an
  * HTML anchor `<a id="R3.4"></a>` written right before the rule, which the served page
  * (/docs/rules) and every refusal's `ruleUrl` link to.
  */
-const ROOT = join(__dirname, '..', '..');
 const BOOK = readFileSync(join(ROOT, 'docs', 'rules.md'), 'utf8');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sources(path);
-    return e.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 const RULE_ID = /\bR\d+\.\d+\b/g;
 const anchorsList = [...BOOK.matchAll(/^<a id="([^"]+)"><\/a>/gm)].map((m) => m[1]);
@@ -28,7 +20,7 @@ const groups = [...BOOK.matchAll(/^## (R\d+)\. /gm)].map((m) => m[1]);
 describe('the rule book (docs/rules.md)', () => {
   it('has an anchor for every rule id cited anywhere in src/', () => {
     const cited = new Map<string, string>();
-    for (const file of sources(join(ROOT, 'src'))) {
+    for (const file of sourceFiles(join(ROOT, 'src'))) {
       for (const id of readFileSync(file, 'utf8').match(RULE_ID) ?? []) if (!cited.has(id)) cited.set(id, relative(ROOT, file));
     }
     expect(cited.size).toBeGreaterThan(0);
@@ -37,7 +29,7 @@ describe('the rule book (docs/rules.md)', () => {
   });
 
   it('has the refusals of src/domain among them', () => {
-    const domain = sources(join(ROOT, 'src', 'domain')).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/rule: '(R\d+\.\d+)'|refuse\([^)]*'(R\d+\.\d+)'/g)].map((m) => m[1] ?? m[2]));
+    const domain = sourceFiles(join(ROOT, 'src', 'domain')).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/rule: '(R\d+\.\d+)'|refuse\([^)]*'(R\d+\.\d+)'/g)].map((m) => m[1] ?? m[2]));
     expect(domain.length).toBeGreaterThan(0);
     expect([...new Set(domain)].filter((id) => !anchors.has(id))).toEqual([]);
   });
