@@ -104,7 +104,8 @@ describe('conditional GETs on every route', () => {
       change: () => act('chouettes', ids.chouetteOfGame, Number(ids.chouetteGame), double(ids.chouetteBox)),
     },
     '/v1/club': { url: () => '/v1/club', change: () => ok(t.http().patch('/v1/club').set(bearer(c.owner)).send({ name: 'Renamed club' })) },
-    '/v1/events': { url: () => '/v1/events', change: newPlayer },
+    // The largest page, so that the event the change adds is on it (the default page of 100 fills up before this route comes).
+    '/v1/events': { url: () => '/v1/events?limit=500', change: newPlayer },
     '/v1/matches': { url: () => '/v1/matches', change: () => ok(c.post('/v1/matches', { sessionId: session, sides: [[C], [D]], target: 3 })) },
     '/v1/matches/{id}': { url: () => `/v1/matches/${ids.match}`, change: () => ok(c.post(`/v1/matches/${ids.match}/games`, { actions: [finish(A)] })) },
     '/v1/matches/{id}/games': { url: () => `/v1/matches/${ids.match}/games`, change: () => ok(c.post(`/v1/matches/${ids.match}/games`, { actions: [finish(B)] })) },
